@@ -1,0 +1,167 @@
+// bench/bench_support.hpp — what every benchmark program of relo shares: the element types of the
+// thesis's experiments, clocks, process counters, and a tiny command-line/JSON toolkit.
+#ifndef RELO_BENCH_SUPPORT_HPP
+#define RELO_BENCH_SUPPORT_HPP
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+
+#include "relo/relocation.hpp"
+
+namespace relo_bench {
+
+// ---- Element types (the thesis's four, plus its "overriding triviality" wrapper).
+
+/// 8 bytes with user-defined special members that do a little checking: lighter than std::string, but
+/// not trivially copyable, so vectors must call its constructors.
+struct test_type {
+    static constexpr std::uint32_t alive = 0x5AFEu;
+    std::uint32_t value = 0;
+    std::uint32_t canary = alive;
+
+    test_type() noexcept = default;
+    explicit test_type(std::uint32_t v) noexcept : value(v) {}
+    test_type(const test_type& o) noexcept : value(o.checked()) {}
+    test_type(test_type&& o) noexcept : value(o.checked()) { o.value = 0; }
+    test_type& operator=(const test_type& o) noexcept {
+        value = o.checked();
+        return *this;
+    }
+    test_type& operator=(test_type&& o) noexcept {
+        value = o.checked();
+        o.value = 0;
+        return *this;
+    }
+    ~test_type() {
+        if (canary != alive) std::abort();
+        canary = 0;
+    }
+    std::uint32_t checked() const noexcept {
+        if (canary != alive) std::abort();
+        return value;
+    }
+};
+static_assert(sizeof(test_type) == 8);
+
+/// test_type wrapped and declared trivially relocatable (the thesis's T_test_type).
+struct relocatable_test_type {
+    test_type t;
+};
+
+using big_trivial = std::array<int, 10>;
+
+// ---- Clocks and process counters.
+
+inline double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct process_counters {
+    long minor_faults = 0;
+    long major_faults = 0;
+    long max_rss_kb = 0;
+    static process_counters read() {
+        rusage ru{};
+        getrusage(RUSAGE_SELF, &ru);
+        return {ru.ru_minflt, ru.ru_majflt, ru.ru_maxrss};
+    }
+};
+
+/// Keeps the optimizer from deleting work whose result is unused.
+template <class T>
+inline void keep(T const& value) {
+    asm volatile("" : : "r,m"(value) : "memory");
+}
+
+// ---- Command line: --key value pairs.
+
+class options {
+public:
+    options(int argc, char** argv) {
+        for (int i = 1; i < argc; ++i) {
+            std::string key = argv[i];
+            if (key.rfind("--", 0) != 0) usage_error("unexpected argument " + key);
+            key = key.substr(2);
+            const auto eq = key.find('=');
+            if (eq != std::string::npos) {
+                values_[key.substr(0, eq)] = key.substr(eq + 1);
+            } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+                values_[key] = argv[++i];
+            } else {
+                values_[key] = "1";
+            }
+        }
+    }
+    std::string get(const std::string& key, const std::string& fallback = "") const {
+        auto it = values_.find(key);
+        return it == values_.end() ? fallback : it->second;
+    }
+    long number(const std::string& key, long fallback) const {
+        auto it = values_.find(key);
+        return it == values_.end() ? fallback : std::atol(it->second.c_str());
+    }
+    std::string required(const std::string& key) const {
+        auto it = values_.find(key);
+        if (it == values_.end()) usage_error("missing --" + key);
+        return it->second;
+    }
+    [[noreturn]] static void usage_error(const std::string& what) {
+        std::fprintf(stderr, "error: %s\n", what.c_str());
+        std::exit(2);
+    }
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+/// One flat JSON object, printed on one line.
+class json_line {
+public:
+    json_line& add(const std::string& key, const std::string& value) {
+        std::string escaped;
+        for (char c : value) {
+            if (c == '"' || c == '\\') escaped += '\\';
+            escaped += c;
+        }
+        return raw(key, "\"" + escaped + "\"");
+    }
+    json_line& add(const std::string& key, double value) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.9g", value);
+        return raw(key, buf);
+    }
+    json_line& add(const std::string& key, long value) { return raw(key, std::to_string(value)); }
+    json_line& add_array(const std::string& key, const std::vector<double>& values) {
+        std::string s = "[";
+        char buf[64];
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            std::snprintf(buf, sizeof buf, "%s%.6g", i ? "," : "", values[i]);
+            s += buf;
+        }
+        return raw(key, s + "]");
+    }
+    void print() const { std::printf("{%s}\n", body_.c_str()); }
+
+private:
+    json_line& raw(const std::string& key, const std::string& value) {
+        if (!body_.empty()) body_ += ", ";
+        body_ += "\"" + key + "\": " + value;
+        return *this;
+    }
+    std::string body_;
+};
+
+}  // namespace relo_bench
+
+RELO_TRIVIALLY_RELOCATABLE(relo_bench::relocatable_test_type);
+
+#endif  // RELO_BENCH_SUPPORT_HPP

@@ -1,0 +1,196 @@
+"""Statistics, interleaving and report writing for relo's benchmark suite.
+
+Kept apart from the runner (bench/run.py) so that it can be tested on synthetic results and used to
+redraw a report from the raw results (results.json) without rerunning anything.
+
+A *result* is one measurement: a dict with at least "experiment", "cell" (what was measured, as a
+string), "impl" and "round", plus the metrics the program printed ("time_s", ...).
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from collections import OrderedDict, defaultdict
+
+
+def interleave(cells, impls, rounds):
+    """The order to run cases in: for every round and cell, every implementation once (A B C A B C ...).
+
+    The implementations rotate from round to round so that none always runs first (cold caches) or
+    right after the same neighbour."""
+    order = []
+    for r in range(rounds):
+        for cell in cells:
+            k = r % len(impls) if impls else 0
+            for impl in impls[k:] + impls[:k]:
+                order.append((r, cell, impl))
+    return order
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def paired_ratios(results, metric, baseline):
+    """For every (experiment, cell, impl): the per-round ratios metric(impl) / metric(baseline), measured
+    in the same round. Returns {(experiment, cell): {impl: [ratios]}}."""
+    by_round = defaultdict(dict)
+    for r in results:
+        if metric in r:
+            by_round[(r["experiment"], r["cell"], r["round"])][r["impl"]] = r[metric]
+    ratios = defaultdict(lambda: defaultdict(list))
+    for (experiment, cell, _), values in by_round.items():
+        base = values.get(baseline)
+        if not base:
+            continue
+        for impl, v in values.items():
+            ratios[(experiment, cell)][impl].append(v / base)
+    return ratios
+
+
+def summarize(results, metric, baseline):
+    """{(experiment, cell): {impl: {"median", "min", "max", "n", "abs_median"}}}: the median of the paired
+    ratios with their spread, and the median absolute value of the metric."""
+    ratios = paired_ratios(results, metric, baseline)
+    absolute = defaultdict(list)
+    for r in results:
+        if metric in r:
+            absolute[(r["experiment"], r["cell"], r["impl"])].append(r[metric])
+    summary = OrderedDict()
+    for key in sorted(ratios, key=lambda k: _cell_order(results, k)):
+        summary[key] = OrderedDict()
+        for impl, values in ratios[key].items():
+            summary[key][impl] = {
+                "median": median(values),
+                "min": min(values),
+                "max": max(values),
+                "n": len(values),
+                "abs_median": median(absolute[(key[0], key[1], impl)]),
+            }
+    return summary
+
+
+def _cell_order(results, key):
+    for i, r in enumerate(results):
+        if (r["experiment"], r["cell"]) == key:
+            return i
+    return len(results)
+
+
+def format_ratio(s):
+    if s["n"] == 1:
+        return f"{s['median']:.2f}"
+    return f"{s['median']:.2f} ({s['min']:.2f}–{s['max']:.2f})"
+
+
+def format_seconds(seconds):
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def ratio_table(summary, experiment, impls, baseline, metric_label="time"):
+    """A markdown table: one row per cell, the baseline's absolute median and every implementation's
+    median ratio to it (lower is faster) with the min–max over rounds."""
+    lines = [
+        f"| case | {baseline} ({metric_label}) | " + " | ".join(i for i in impls if i != baseline) + " |",
+        "|---|---:|" + "---:|" * len([i for i in impls if i != baseline]),
+    ]
+    for (exp, cell), per_impl in summary.items():
+        if exp != experiment or baseline not in per_impl:
+            continue
+        row = [cell, format_seconds(per_impl[baseline]["abs_median"])]
+        for impl in impls:
+            if impl == baseline:
+                continue
+            row.append(format_ratio(per_impl[impl]) if impl in per_impl else "–")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def write_raw(results, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump(results, f, indent=0)
+    keys = sorted({k for r in results for k, v in r.items() if not isinstance(v, list)})
+    with open(os.path.join(out_dir, "results.csv"), "w") as f:
+        f.write(",".join(keys) + "\n")
+        for r in results:
+            f.write(",".join(_csv(r.get(k, "")) for k in keys) + "\n")
+
+
+def _csv(v):
+    s = str(v)
+    return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
+
+
+def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
+    """Bars of the median ratio per cell and implementation, with min–max error bars (the thesis's
+    figures, as ratios). Returns the path, or None without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    cells = [cell for (exp, cell) in summary if exp == experiment]
+    if not cells:
+        return None
+    shown = [i for i in impls if any(i in summary[(experiment, c)] for c in cells)]
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cells) * max(1, len(shown)) / 3), 4))
+    width = 0.8 / max(1, len(shown))
+    for k, impl in enumerate(shown):
+        xs, ys, lo, hi = [], [], [], []
+        for j, cell in enumerate(cells):
+            s = summary[(experiment, cell)].get(impl)
+            if s is None:
+                continue
+            xs.append(j + k * width)
+            ys.append(s["median"])
+            lo.append(s["median"] - s["min"])
+            hi.append(s["max"] - s["median"])
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=impl)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks([j + width * (len(shown) - 1) / 2 for j in range(len(cells))])
+    ax.set_xticklabels(cells, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel(f"time / {baseline} (lower is faster)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def series_chart(series_by_impl, title, path):
+    """Cumulative time over the iterations of one run per implementation (growth spikes show as steps)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    for impl, series in series_by_impl.items():
+        total, cumulative = 0.0, []
+        for t in series:
+            total += t
+            cumulative.append(total * 1e3)
+        ax1.plot(cumulative, label=impl, linewidth=1)
+        ax2.plot([t * 1e3 for t in series], label=impl, linewidth=0.6)
+    ax1.set_xlabel("iteration")
+    ax1.set_ylabel("cumulative time (ms)")
+    ax2.set_xlabel("iteration")
+    ax2.set_ylabel("iteration time (ms)")
+    ax2.set_yscale("log")
+    ax1.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

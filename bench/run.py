@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""relo's benchmark suite: runs the experiments against the peers, side by side, and writes the report.
+
+    python3 bench/run.py --build-dir BUILD [--full] [--only PATTERN] [--rounds N] [--out DIR] [--smoke]
+
+Every case runs in a fresh process; the implementations are interleaved (A B C A B C ...) and every
+number reported is a median over the rounds of the ratio to the baseline measured in the same round,
+with its min-max spread. Raw results go to DIR/results.json and DIR/results.csv, the report to
+DIR/report.md with PNG plots beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import fnmatch
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import relo_report as rr  # noqa: E402
+
+KIB, MIB = 1 << 10, 1 << 20
+ELEMENT_SIZE = {"int": 4, "array": 40, "test_type": 8, "string": 32, "T_test_type": 8}
+
+
+class Experiment:
+    """A named set of cells, each measured for every implementation, with a baseline."""
+
+    def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", rounds=None):
+        self.name, self.title, self.description = name, title, description
+        self.program, self.impls, self.baseline = program, impls, baseline
+        self.cells = cells  # list of (label, argv list without --impl)
+        self.metric = metric
+        self.rounds = rounds
+
+
+def push_only_iterations(type_name, vectors, scale):
+    """Iterations of push-only giving about `scale` bytes of elements: each iteration pushes on average
+    50·i elements into (vectors/3 + 2)/2 vectors."""
+    elements = scale / ELEMENT_SIZE[type_name]
+    repeats = (vectors // 3 + 2) / 2
+    return max(20, int((2 * elements / (50 * repeats)) ** 0.5))
+
+
+def vector_experiments(mode, optional_peers):
+    scale = {"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB}[mode]
+    mixed_iterations = {"smoke": 40, "quick": 500, "full": 2000}[mode]
+    types = ["int", "array", "test_type", "string"]
+    impls = ["std", "boost-gf2", "boost", "relo"] + optional_peers
+    cells = []
+    for t in types:
+        for k in (1, 10, 50, 100):
+            it = push_only_iterations(t, k, scale)
+            cells.append((f"push-only/{t}/{k}", ["env", "--type", t, "--suite", "push-only", "--vectors", str(k),
+                                                 "--iterations", str(it)]))
+    for suite in ("push-cons-dest", "all"):
+        for t in types:
+            it = mixed_iterations if ELEMENT_SIZE[t] <= 8 else mixed_iterations * 3 // 5
+            cells.append((f"{suite}/{t}", ["env", "--type", t, "--suite", suite, "--iterations", str(it)]))
+    experiments = [
+        Experiment(
+            "vector-env", "The thesis's vector environment",
+            "Seed 000, section 4.1: push-only with 1, 10, 50 and 100 vectors, push-cons-dest and all, for int, "
+            "std::array<int,10>, an 8-byte non-trivial test type and empty std::string; the same random seeds "
+            "for every implementation. boost-gf2 is boost::container::vector with growth factor 2, as the thesis "
+            "configured it.", "vector_bench", impls, "std", cells),
+    ]
+    relocatable = [("push-only/T_test_type/1", ["env", "--type", "T_test_type", "--suite", "push-only",
+                                                "--iterations", str(push_only_iterations("T_test_type", 1, scale))]),
+                   ("push-only/T_test_type/10", ["env", "--type", "T_test_type", "--suite", "push-only", "--vectors",
+                                                 "10", "--iterations", str(push_only_iterations("T_test_type", 10, scale))]),
+                   ("push-cons-dest/T_test_type", ["env", "--type", "T_test_type", "--suite", "push-cons-dest",
+                                                   "--iterations", str(mixed_iterations)])]
+    experiments.append(Experiment(
+        "vector-relocatable", "Overriding triviality",
+        "Seed 000, section 6.6: test_type wrapped and declared trivially relocatable (RELO_TRIVIALLY_RELOCATABLE), "
+        "so relo grows it by realloc/mremap.", "vector_bench", impls, "std", relocatable))
+    sizes = {"smoke": [10 ** 5], "quick": [10 ** 6, 10 ** 7, 10 ** 8], "full": [10 ** 6, 10 ** 7, 10 ** 8]}[mode]
+    push_impls = ["std-reserve", "std", "relo", "malloc-realloc"] + optional_peers
+    experiments.append(Experiment(
+        "foresight", "The foresight floor: push_back n ints",
+        "push_back of n ints into one vector: std::vector with an exact reserve(n) is the floor (perfect "
+        "foresight); the others grow as they go. relo's target: within 1.15x of the floor.",
+        "vector_bench", push_impls, "std-reserve",
+        [(f"n={n:.0e}".replace("+0", ""), ["push", "--n", str(n)]) for n in sizes]))
+    sweep_r = ["relo-r4k", "relo-r16k", "relo-r64k", "relo-r256k", "relo-r1m", "relo-rnever"]
+    sweep_o = ["relo-o128k", "relo-o1m", "relo-o4m", "relo-o32m", "relo-onever"]
+    pick = lambda names: [c for c in cells if c[0] in names]  # noqa: E731
+    experiments.append(Experiment(
+        "threshold-relocatable", "Choosing the mapping threshold for trivially relocatable types",
+        "relo::vector with page_allocator's relocatable_mapping_threshold at 4 KiB ... 1 MiB and never; "
+        "the other threshold fixed.", "vector_bench", ["std"] + sweep_r, "std",
+        pick({"push-only/int/1", "push-only/int/100", "push-only/array/10", "push-cons-dest/int",
+              "all/int", "push-cons-dest/array"})))
+    experiments.append(Experiment(
+        "threshold-other", "Choosing the mapping threshold for other types",
+        "relo::vector with page_allocator's other_mapping_threshold at 128 KiB ... 32 MiB and never.",
+        "vector_bench", ["std"] + sweep_o, "std",
+        pick({"push-only/string/1", "push-only/string/10", "push-only/test_type/1", "push-only/test_type/10",
+              "push-cons-dest/string", "all/test_type"})))
+    return experiments
+
+
+def machine_header(build_dir, command):
+    def sh(cmd):
+        try:
+            return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=10).stdout.strip()
+        except Exception:  # noqa: BLE001
+            return ""
+
+    cpu = sh("lscpu | sed -n 's/^Model name:[ \\t]*//p' | head -n1") or platform.processor()
+    mem = sh("free -h | awk '/^Mem:/ {print $2}'")
+    cache = {}
+    cache_path = os.path.join(build_dir, "CMakeCache.txt")
+    if os.path.exists(cache_path):
+        for line in open(cache_path):
+            m = re.match(r"(CMAKE_CXX_COMPILER|CMAKE_CXX_FLAGS|CMAKE_CXX_FLAGS_RELEASE|Boost_DIR):[A-Z]+=(.*)", line)
+            if m:
+                cache[m.group(1)] = m.group(2)
+    compiler = sh(f"{cache.get('CMAKE_CXX_COMPILER', 'c++')} --version | head -n1")
+    boost = sh("grep -m1 'define BOOST_LIB_VERSION' /usr/include/boost/version.hpp | cut -d'\"' -f2")
+    return [
+        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- machine: {cpu}, {os.cpu_count()} cores, {mem} memory, Linux {platform.release()}",
+        f"- compiler: {compiler}; flags: {cache.get('CMAKE_CXX_FLAGS', '')} {cache.get('CMAKE_CXX_FLAGS_RELEASE', '')}",
+        f"- libraries: Boost {boost.replace('_', '.')}, glibc {platform.libc_ver()[1]}",
+        f"- command: `{command}`",
+    ]
+
+
+def run_case(program, argv, impl):
+    cmd = [program] + argv + ["--impl", impl]
+    pin = ["taskset", "-c", "1"] if os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
+    out = subprocess.run(pin + cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr.strip()}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--out", default="report")
+    ap.add_argument("--full", action="store_true", help="the documents' scale (hours)")
+    ap.add_argument("--smoke", action="store_true", help="every experiment at a tiny size (seconds)")
+    ap.add_argument("--only", default="*", help="experiment names or cells matching this glob")
+    ap.add_argument("--rounds", type=int, default=None, help="repeats per case (default 5, smoke 1)")
+    args = ap.parse_args()
+
+    mode = "smoke" if args.smoke else "full" if args.full else "quick"
+    rounds = args.rounds or (1 if args.smoke else 7 if args.full else 5)
+    bench_dir = os.path.join(args.build_dir, "bench")
+    program = os.path.join(bench_dir, "vector_bench")
+    optional = subprocess.run([program, "list"], capture_output=True, text=True).stdout.split()
+    experiments = vector_experiments(mode, optional)
+
+    plan = []
+    for e in experiments:
+        cells = [c for c in e.cells if fnmatch.fnmatch(e.name, args.only) or fnmatch.fnmatch(c[0], args.only)]
+        if not cells:
+            continue
+        r = e.rounds or rounds
+        for (rnd, (label, argv), impl) in rr.interleave(cells, e.impls, r):
+            plan.append((e, rnd, label, argv, impl))
+    if not plan:
+        sys.exit(f"nothing matches --only {args.only}")
+
+    results, started, failures = [], time.time(), []
+    for i, (e, rnd, label, argv, impl) in enumerate(plan):
+        elapsed = time.time() - started
+        eta = elapsed / i * (len(plan) - i) if i else 0
+        progress = f"[{i + 1}/{len(plan)}] {e.name}: {label} {impl} (round {rnd + 1}), about {eta:.0f}s left"
+        if sys.stdout.isatty():
+            print(f"\r{progress:<100}", end="", flush=True)
+        elif i % max(1, len(plan) // 20) == 0:
+            print(progress, flush=True)
+        try:
+            r = run_case(os.path.join(bench_dir, e.program), argv, impl)
+        except RuntimeError as err:
+            failures.append(str(err))
+            continue
+        r.update({"experiment": e.name, "cell": label, "impl": impl, "round": rnd})
+        results.append(r)
+    print(f"\rran {len(plan)} cases in {time.time() - started:.0f}s" + " " * 40)
+
+    # Growth statistics (untimed runs) and time series for the thesis's figures, for the push-only cells run.
+    extra = []
+    env_cells = {(label, tuple(argv)) for e, _, label, argv, _ in plan if e.name == "vector-env"}
+    env = next(e for e in experiments if e.name == "vector-env")
+    for label, argv in sorted(env_cells):
+        if not label.startswith("push-only/"):
+            continue
+        series = ["--series", "1"] if label.endswith(("/1", "/10")) else []
+        for impl in env.impls:
+            r = run_case(program, list(argv) + ["--stats", "1"] + series, impl)
+            r.update({"experiment": "growth-stats", "cell": label, "impl": impl, "round": 0})
+            extra.append(r)
+
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    rr.write_raw(results + extra, out)
+    user_args = sys.argv[1:]
+    if "--build-dir" in user_args:
+        k = user_args.index("--build-dir")
+        del user_args[k:k + 2]
+    command = " ".join(["./relo.sh bench"] + user_args)
+    write_report(out, experiments, results, extra, machine_header(args.build_dir, command), failures)
+    print(f"report: {os.path.join(out, 'report.md')}")
+    if failures:
+        print("failures:\n  " + "\n  ".join(failures))
+        sys.exit(1)
+
+
+def write_report(out, experiments, results, extra, header, failures):
+    lines = ["# relo benchmark report", "", *header, "",
+             "Every number is the median over rounds of the ratio to the baseline measured in the same round "
+             "(lower is faster), with the min–max over rounds in parentheses; the baseline column shows its "
+             "median absolute time. Each case ran in a fresh process, implementations interleaved.", ""]
+    for e in experiments:
+        summary = rr.summarize([r for r in results if r["experiment"] == e.name], "time_s", e.baseline)
+        if not summary:
+            continue
+        lines += [f"## {e.title}", "", e.description, ""]
+        lines.append(rr.ratio_table(summary, e.name, e.impls, e.baseline))
+        lines.append("")
+        if e.name == "foresight":
+            rss = {}
+            for r in results:
+                if r["experiment"] == e.name:
+                    rss.setdefault((r["cell"], r["impl"]), []).append(r.get("max_rss_kb", 0))
+            lines += ["Peak resident memory (MiB, median):", "",
+                      "| case | " + " | ".join(e.impls) + " |", "|---|" + "---:|" * len(e.impls)]
+            for label, _ in e.cells:
+                lines.append(f"| {label} | " + " | ".join(
+                    f"{rr.median(rss.get((label, i), [0])) / 1024:.0f}" for i in e.impls) + " |")
+            lines.append("")
+        if e.name == "vector-env":
+            for suite in ("push-only", "push-cons-dest", "all"):
+                sub = rr.OrderedDict((k, v) for k, v in summary.items() if k[1].startswith(suite + "/"))
+                png = rr.bar_chart(sub, e.name, e.impls, e.baseline, f"{suite}", os.path.join(out, f"{e.name}-{suite}.png"))
+                if png:
+                    lines += [f"![{suite}]({os.path.basename(png)})", ""]
+        else:
+            png = rr.bar_chart(summary, e.name, e.impls, e.baseline, e.title, os.path.join(out, f"{e.name}.png"))
+            if png:
+                lines += [f"![{e.name}]({os.path.basename(png)})", ""]
+    if extra:
+        lines += ["## Reallocations", "",
+                  "From a separate, untimed run of each push-only case: how often growth reallocated, how many of "
+                  "those kept the data in place, and the bytes of elements whose address changed (for relo's "
+                  "mremap path these move as page-table entries, not copies).", "",
+                  "| case | impl | reallocations | in place | bytes moved |", "|---|---|---:|---:|---:|"]
+        for r in extra:
+            n = r.get("reallocations", 0)
+            frac = f"{r.get('in_place', 0)} ({100 * r.get('in_place', 0) / n:.0f}%)" if n else "0"
+            lines.append(f"| {r['cell']} | {r['impl']} | {n} | {frac} | {r.get('bytes_moved', 0) / MIB:.1f} MiB |")
+        lines.append("")
+        for cell in sorted({r["cell"] for r in extra if "series_s" in r}):
+            series = {r["impl"]: r["series_s"] for r in extra if r["cell"] == cell and "series_s" in r}
+            name = "series-" + cell.replace("/", "-") + ".png"
+            if rr.series_chart(series, f"{cell}: time per iteration", os.path.join(out, name)):
+                lines += [f"![{cell}]({name})", ""]
+    if failures:
+        lines += ["## Failures", ""] + [f"- {f}" for f in failures]
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+// bench/vector_bench.cpp — one case of a vector experiment per process, printed as one JSON line.
+//
+// The runner (bench/run.py) starts a fresh process for every case and interleaves the implementations
+// (A B C A B C ...), so page-fault and allocator state never leak from one measurement into the next.
+//
+//   vector_bench env  --impl I --type T --suite S --vectors N --iterations K [--seed S] [--series 1] [--stats 1]
+//       the thesis's environment: total time, per-iteration times (--series), growth statistics (--stats,
+//       from a second, untimed run)
+//   vector_bench list
+//       the optional peers this binary was built with
+//   vector_bench push --impl I --n N
+//       push_back N ints into one vector; I = std, std-reserve (exact reserve: the floor), relo,
+//       relo-reserve, malloc-realloc (doubling with realloc), or any env implementation
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "vector_environment.hpp"
+#include "vector_peers.hpp"
+
+namespace relo_bench {
+namespace {
+
+int run_env(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const std::string type = opt.required("type");
+    const suite s = parse_suite(opt.required("suite"));
+    const auto vectors = static_cast<std::size_t>(opt.number("vectors", 1));
+    const long iterations = opt.number("iterations", 1000);
+    const auto seed = static_cast<unsigned>(opt.number("seed", 12345));
+    const bool series = opt.number("series", 0) != 0;
+    const bool stats = opt.number("stats", 0) != 0;
+
+    bool found_type = false;
+    const bool found_impl = with_vector_impl(impl, [&](auto impl_tag) {
+        found_type = with_element_type(type, [&](auto element) {
+            using Impl = decltype(impl_tag);
+            using T = decltype(element);
+            using V = typename Impl::template type<T>;
+            json_line out;
+            out.add("impl", impl).add("type", type).add("suite", opt.required("suite"));
+            out.add("vectors", static_cast<long>(vectors)).add("iterations", iterations);
+
+            std::vector<double> times;
+            if (series) times.reserve(static_cast<std::size_t>(iterations));
+            const process_counters before = process_counters::read();
+            double elapsed = 0;
+            std::size_t final_size = 0;
+            {
+                vector_environment<V> env(s, seed, vectors);
+                const double start = now_seconds();
+                if (series) {
+                    double last = start;
+                    for (long i = 0; i < iterations; ++i) {
+                        env.iteration(i);
+                        const double t = now_seconds();
+                        times.push_back(t - last);
+                        last = t;
+                    }
+                } else {
+                    for (long i = 0; i < iterations; ++i) env.iteration(i);
+                }
+                elapsed = now_seconds() - start;
+                final_size = env.total_size();
+                keep(final_size);
+            }
+            const process_counters after = process_counters::read();
+            out.add("time_s", elapsed).add("elements", static_cast<long>(final_size));
+            out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+            if (series) out.add_array("series_s", times);
+            if (stats) {
+                vector_environment<V, true> tracked(s, seed, vectors);
+                for (long i = 0; i < iterations; ++i) tracked.iteration(i);
+                out.add("reallocations", tracked.stats().reallocations);
+                out.add("in_place", tracked.stats().in_place);
+                out.add("bytes_moved", tracked.stats().bytes_moved);
+            }
+            out.print();
+        });
+    });
+    if (!found_impl) options::usage_error("unknown implementation " + impl);
+    if (!found_type) options::usage_error("unknown type " + type);
+    return 0;
+}
+
+template <class V>
+double push_ints(long n, bool reserve) {
+    const double start = now_seconds();
+    V v;
+    if (reserve) v.reserve(static_cast<std::size_t>(n));
+    for (long i = 0; i < n; ++i) v.push_back(static_cast<int>(i));
+    keep(v.data()[n / 2]);
+    return now_seconds() - start;  // measured before v is freed, like the other variants
+}
+
+/// push_back into a plain malloc/realloc buffer that doubles: the classic C approach.
+double push_malloc_realloc(long n) {
+    const double start = now_seconds();
+    std::size_t cap = 16, size = 0;
+    int* p = static_cast<int*>(std::malloc(cap * sizeof(int)));
+    for (long i = 0; i < n; ++i) {
+        if (size == cap) {
+            cap *= 2;
+            p = static_cast<int*>(std::realloc(p, cap * sizeof(int)));
+            if (p == nullptr) std::abort();
+        }
+        p[size++] = static_cast<int>(i);
+    }
+    keep(p[n / 2]);
+    const double t = now_seconds() - start;
+    std::free(p);
+    return t;
+}
+
+int run_push(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long n = opt.number("n", 1000000);
+    const process_counters before = process_counters::read();
+    double t = 0;
+    if (impl == "malloc-realloc") {
+        t = push_malloc_realloc(n);
+    } else {
+        const bool reserve = impl.size() > 8 && impl.compare(impl.size() - 8, 8, "-reserve") == 0;
+        const std::string base = reserve ? impl.substr(0, impl.size() - 8) : impl;
+        const bool found = with_vector_impl(base, [&](auto impl_tag) {
+            t = push_ints<typename decltype(impl_tag)::template type<int>>(n, reserve);
+        });
+        if (!found) options::usage_error("unknown implementation " + impl);
+    }
+    const process_counters after = process_counters::read();
+    json_line out;
+    out.add("impl", impl).add("n", n).add("time_s", t);
+    out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+    out.print();
+    return 0;
+}
+
+}  // namespace
+}  // namespace relo_bench
+
+int main(int argc, char** argv) {
+    if (argc < 2) relo_bench::options::usage_error("usage: vector_bench env|push --key value ...");
+    const std::string mode = argv[1];
+    const relo_bench::options opt(argc - 1, argv + 1);
+    if (mode == "env") return relo_bench::run_env(opt);
+    if (mode == "push") return relo_bench::run_push(opt);
+    if (mode == "list") {  // the optional peers this binary was built with
+        for (const char* name : {"uwr", "rvector"})
+            if (relo_bench::with_vector_impl(name, [](auto) {})) std::printf("%s\n", name);
+        return 0;
+    }
+    relo_bench::options::usage_error("unknown mode " + mode);
+}

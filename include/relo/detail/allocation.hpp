@@ -1,0 +1,129 @@
+// relo/detail/allocation.hpp — layer 3: the expansion protocol, seen from a container.
+//
+// An allocator may offer, beyond allocate/deallocate (docs/expansion_protocol.md has the full contract):
+//   a.allocate_at_least(n)            -> an object with members `ptr` and `count` (count >= n)
+//   a.try_expand(p, old_n, new_n)     -> bool: resize the block in place, never moves; false = unchanged
+//   a.reallocate(p, old_n, new_n)     -> pointer: resize, moving the bytes if needed; throws bad_alloc
+// Containers call these through the helpers below, which fall back to plain allocate/deallocate for an
+// allocator that lacks them (std::allocator, std::pmr::polymorphic_allocator, any user allocator).
+#ifndef RELO_DETAIL_ALLOCATION_HPP
+#define RELO_DETAIL_ALLOCATION_HPP
+
+#include <cstddef>
+#include <memory>
+#include <memory_resource>
+#include <type_traits>
+#include <utility>
+
+#include "relo/detail/config.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo {
+
+/// What allocate_at_least returns: the block and how many elements it really holds (count >= requested).
+template <class Pointer, class SizeType = std::size_t>
+struct allocation_result {
+    Pointer ptr;
+    SizeType count;
+};
+
+namespace detail {
+
+template <class A, class = void>
+struct has_allocate_at_least : std::false_type {};
+template <class A>
+struct has_allocate_at_least<A, std::void_t<decltype(std::declval<A&>().allocate_at_least(std::size_t{}).count)>>
+    : std::true_type {};
+
+template <class A, class = void>
+struct has_try_expand : std::false_type {};
+template <class A>
+struct has_try_expand<A, std::void_t<decltype(bool(std::declval<A&>().try_expand(
+                             std::declval<typename std::allocator_traits<A>::pointer>(), std::size_t{}, std::size_t{})))>>
+    : std::true_type {};
+
+template <class A, class = void>
+struct has_reallocate : std::false_type {};
+template <class A>
+struct has_reallocate<A, std::void_t<decltype(std::declval<typename std::allocator_traits<A>::pointer&>() =
+                                                  std::declval<A&>().reallocate(
+                                                      std::declval<typename std::allocator_traits<A>::pointer>(),
+                                                      std::size_t{}, std::size_t{}))>> : std::true_type {};
+
+template <class A, class T, class = void>
+struct has_member_construct : std::false_type {};
+template <class A, class T>
+struct has_member_construct<A, T, std::void_t<decltype(std::declval<A&>().construct(std::declval<T*>(), std::declval<T&&>()))>>
+    : std::true_type {};
+
+template <class A, class T, class = void>
+struct has_member_destroy : std::false_type {};
+template <class A, class T>
+struct has_member_destroy<A, T, std::void_t<decltype(std::declval<A&>().destroy(std::declval<T*>()))>> : std::true_type {};
+
+template <class A>
+struct is_standard_allocator : std::false_type {};
+template <class T>
+struct is_standard_allocator<std::allocator<T>> : std::true_type {};
+template <class T>
+struct is_standard_allocator<std::pmr::polymorphic_allocator<T>> : std::true_type {};
+
+/// True when constructing and destroying a T through A is the plain placement-new / destructor call, so
+/// a container may copy or relocate elements as bytes (the allocator would observe nothing different).
+/// polymorphic_allocator's construct only differs for types that use allocators, and those are never
+/// trivially copyable; its relocation of a trivially relocatable T within one container is a byte move.
+template <class A, class T>
+inline constexpr bool uses_plain_construct_v = std::disjunction_v<
+    is_standard_allocator<A>,  // checked first: the standard ones' construct/destroy members are deprecated
+    std::conjunction<std::negation<has_member_construct<A, T>>, std::negation<has_member_destroy<A, T>>>>;
+
+/// Elements may move as bytes (memcpy/memmove/realloc/mremap).
+template <class A, class T>
+inline constexpr bool relocate_as_bytes_v = is_trivially_relocatable_v<T> && uses_plain_construct_v<A, T>;
+
+/// Relocating elements in a container using A cannot throw: as bytes, or by a noexcept move constructor.
+template <class A, class T>
+inline constexpr bool nothrow_relocate_v =
+    relocate_as_bytes_v<A, T> || (std::is_nothrow_move_constructible_v<T> && std::is_nothrow_destructible_v<T>);
+
+/// Elements may be copied as bytes.
+template <class A, class T>
+inline constexpr bool copy_as_bytes_v = std::is_trivially_copyable_v<T> && uses_plain_construct_v<A, T>;
+
+template <class A>
+RELO_CONSTEXPR20 allocation_result<typename std::allocator_traits<A>::pointer> allocate_at_least(A& a, std::size_t n) {
+    if constexpr (has_allocate_at_least<A>::value) {
+        auto r = a.allocate_at_least(n);
+        return {r.ptr, static_cast<std::size_t>(r.count)};
+    } else {
+        return {std::allocator_traits<A>::allocate(a, n), n};
+    }
+}
+
+/// Holds a container's allocator; an empty one takes no space (empty-base optimization), and its
+/// members never leak into the container's own name lookup.
+template <class A, bool = std::is_empty_v<A> && !std::is_final_v<A>>
+class allocator_holder : private A {
+public:
+    RELO_CONSTEXPR20 explicit allocator_holder(const A& a) noexcept : A(a) {}
+    RELO_CONSTEXPR20 explicit allocator_holder(A&& a) noexcept : A(std::move(a)) {}
+    RELO_CONSTEXPR20 A& allocator() noexcept { return *this; }
+    RELO_CONSTEXPR20 const A& allocator() const noexcept { return *this; }
+};
+
+template <class A>
+class allocator_holder<A, false> {
+public:
+    RELO_CONSTEXPR20 explicit allocator_holder(const A& a) noexcept : alloc_(a) {}
+    RELO_CONSTEXPR20 explicit allocator_holder(A&& a) noexcept : alloc_(std::move(a)) {}
+    RELO_CONSTEXPR20 A& allocator() noexcept { return alloc_; }
+    RELO_CONSTEXPR20 const A& allocator() const noexcept { return alloc_; }
+
+private:
+    A alloc_;
+};
+
+}  // namespace detail
+}  // namespace relo
+
+#endif  // RELO_DETAIL_ALLOCATION_HPP

@@ -1,0 +1,94 @@
+// relo/detail/config.hpp — language-level switches shared by every header.
+//
+// C++20 is the primary standard; every public header also compiles in C++17. Features that need C++20
+// (constexpr allocation, <=>, concepts) are enabled here with feature-test macros and nowhere else.
+#ifndef RELO_DETAIL_CONFIG_HPP
+#define RELO_DETAIL_CONFIG_HPP
+
+#include <cassert>
+#include <cstddef>
+#include <type_traits>
+#include <version>
+
+#if __cplusplus >= 202002L && defined(__cpp_constexpr_dynamic_alloc) && defined(__cpp_lib_constexpr_dynamic_alloc)
+#define RELO_HAS_CONSTEXPR_ALLOC 1
+#define RELO_CONSTEXPR20 constexpr
+#else
+#define RELO_HAS_CONSTEXPR_ALLOC 0
+#define RELO_CONSTEXPR20 inline
+#endif
+
+#if __cplusplus >= 202002L && defined(__cpp_lib_three_way_comparison) && defined(__cpp_impl_three_way_comparison)
+#define RELO_HAS_THREE_WAY 1
+#else
+#define RELO_HAS_THREE_WAY 0
+#endif
+
+#if __cplusplus >= 202002L && defined(__cpp_lib_ranges) && defined(__cpp_concepts)
+#define RELO_HAS_RANGES 1
+#else
+#define RELO_HAS_RANGES 0
+#endif
+
+#if defined(__cpp_lib_containers_ranges)
+#define RELO_HAS_FROM_RANGE 1
+#else
+#define RELO_HAS_FROM_RANGE 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RELO_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RELO_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define RELO_NOINLINE __attribute__((noinline))
+#define RELO_COLD __attribute__((noinline, cold))
+#define RELO_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define RELO_LIKELY(x) (x)
+#define RELO_UNLIKELY(x) (x)
+#define RELO_NOINLINE
+#define RELO_COLD
+#define RELO_ALWAYS_INLINE inline
+#endif
+
+// Preconditions (operator[], front, back, pop_back on empty, unchecked push on full) are checked when
+// RELO_HARDENED or _GLIBCXX_ASSERTIONS is defined, or in debug builds; they cost nothing with NDEBUG.
+#if defined(RELO_HARDENED) || defined(_GLIBCXX_ASSERTIONS) || !defined(NDEBUG)
+#define RELO_PRECONDITIONS_CHECKED 1
+#else
+#define RELO_PRECONDITIONS_CHECKED 0
+#endif
+
+namespace relo::detail {
+
+constexpr bool is_constant_evaluated() noexcept {
+#if defined(__cpp_lib_is_constant_evaluated)
+    return std::is_constant_evaluated();
+#elif defined(__GNUC__) || defined(__clang__)
+    return __builtin_is_constant_evaluated();
+#else
+    return false;
+#endif
+}
+
+}  // namespace relo::detail
+
+#if RELO_PRECONDITIONS_CHECKED
+#include <cstdio>
+#include <cstdlib>
+namespace relo::detail {
+[[noreturn]] RELO_COLD inline void precondition_failed(const char* what, const char* file, int line) noexcept {
+    std::fprintf(stderr, "%s:%d: relo precondition violated: %s\n", file, line, what);
+    std::abort();
+}
+}  // namespace relo::detail
+// In a constant expression the call to a non-constexpr function makes a violated precondition a
+// compile error, which is what we want there too.
+#define RELO_EXPECTS(cond)                                                                 \
+    do {                                                                                   \
+        if (RELO_UNLIKELY(!(cond))) ::relo::detail::precondition_failed(#cond, __FILE__, __LINE__); \
+    } while (false)
+#else
+#define RELO_EXPECTS(cond) ((void)0)
+#endif
+
+#endif  // RELO_DETAIL_CONFIG_HPP

@@ -1,0 +1,136 @@
+// relo/detail/os_memory.hpp — layer 1: every call relo makes to the operating system's virtual memory.
+//
+// Nothing else in relo calls mmap, mremap, mprotect, madvise or munmap. Every failure is checked here and
+// becomes std::bad_alloc, or a `false` return where the caller has a fallback. Non-Linux POSIX systems
+// get portable fallbacks (no mremap) in this file and nowhere else.
+//
+// All sizes are in bytes and are rounded up to whole pages here, so callers may pass exact byte counts
+// as long as they pass the same count for the same block every time.
+#ifndef RELO_DETAIL_OS_MEMORY_HPP
+#define RELO_DETAIL_OS_MEMORY_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "relo/detail/config.hpp"
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define RELO_HAS_MREMAP 1
+#else
+#define RELO_HAS_MREMAP 0
+#endif
+
+#ifndef MAP_NORESERVE
+#define MAP_NORESERVE 0
+#endif
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+namespace relo::detail::os {
+
+/// The virtual-memory page size (read once).
+inline std::size_t page_size() noexcept {
+    static const std::size_t size = [] {
+        long s = ::sysconf(_SC_PAGESIZE);
+        return s > 0 ? static_cast<std::size_t>(s) : std::size_t{4096};
+    }();
+    return size;
+}
+
+/// `bytes` rounded up to a whole number of pages; SIZE_MAX-safe (saturates to a value mmap rejects).
+inline std::size_t round_up_to_pages(std::size_t bytes) noexcept {
+    const std::size_t mask = page_size() - 1;
+    if (bytes > SIZE_MAX - mask) return SIZE_MAX & ~mask;
+    return (bytes + mask) & ~mask;
+}
+
+[[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
+
+/// Map `bytes` of fresh zeroed read-write memory. Throws std::bad_alloc.
+inline void* map(std::size_t bytes) {
+    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw_bad_alloc();
+    return p;
+}
+
+/// Reserve `bytes` of address space with no access and no backing store. Throws std::bad_alloc.
+inline void* reserve(std::size_t bytes) {
+    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw_bad_alloc();
+    return p;
+}
+
+/// Make reserved pages readable and writable. `p` must be page-aligned. False on failure.
+inline bool commit(void* p, std::size_t bytes) noexcept {
+    return ::mprotect(p, round_up_to_pages(bytes), PROT_READ | PROT_WRITE) == 0;
+}
+
+/// Give committed pages back to the system and make them inaccessible again (the range stays reserved).
+inline void decommit(void* p, std::size_t bytes) noexcept {
+    const std::size_t len = round_up_to_pages(bytes);
+#if defined(MADV_DONTNEED)
+    (void)::madvise(p, len, MADV_DONTNEED);
+#endif
+    (void)::mprotect(p, len, PROT_NONE);
+}
+
+/// Unmap a range obtained from map() or reserve() (or a page-aligned part of one).
+inline void release(void* p, std::size_t bytes) noexcept {
+    if (p != nullptr && bytes != 0) (void)::munmap(p, round_up_to_pages(bytes));
+}
+
+/// Ask for transparent huge pages on a range (advice only; ignored where unsupported).
+inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
+#if defined(MADV_HUGEPAGE)
+    (void)::madvise(p, round_up_to_pages(bytes), MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/// Resize the mapping at `p` without moving it. Shrinking always succeeds; growing succeeds when the
+/// address space after the mapping is free. Never throws; false means nothing changed.
+inline bool remap_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+    const std::size_t old_len = round_up_to_pages(old_bytes);
+    const std::size_t new_len = round_up_to_pages(new_bytes);
+    if (old_len == new_len) return true;
+#if RELO_HAS_MREMAP
+    return ::mremap(p, old_len, new_len, 0) != MAP_FAILED;
+#else
+    if (new_len < old_len) {
+        release(static_cast<char*>(p) + new_len, old_len - new_len);
+        return true;
+    }
+    return false;
+#endif
+}
+
+/// Resize the mapping at `p`, moving it (page-table entries, not bytes, where the kernel can) when it
+/// cannot grow in place. The contents are preserved. Throws std::bad_alloc; on a throw `p` is unchanged.
+inline void* remap(void* p, std::size_t old_bytes, std::size_t new_bytes) {
+    const std::size_t old_len = round_up_to_pages(old_bytes);
+    const std::size_t new_len = round_up_to_pages(new_bytes);
+    if (old_len == new_len) return p;
+#if RELO_HAS_MREMAP
+    void* q = ::mremap(p, old_len, new_len, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED) throw_bad_alloc();
+    return q;
+#else
+    if (remap_in_place(p, old_len, new_len)) return p;
+    void* q = map(new_len);
+    std::memcpy(q, p, old_len < new_len ? old_len : new_len);
+    release(p, old_len);
+    return q;
+#endif
+}
+
+}  // namespace relo::detail::os
+
+#endif  // RELO_DETAIL_OS_MEMORY_HPP

@@ -1,0 +1,632 @@
+// relo/detail/sequence.hpp — layer 4: the one implementation of the contiguous-sequence operations.
+//
+// sequence_ops<Derived, T, Alloc> holds every algorithm of a vector-like container — element access,
+// insert, emplace, erase, assign, resize, push/pop, comparisons — written once against a small storage
+// interface that each container provides (as friend-accessible members of Derived):
+//
+//   T*   seq_begin() const noexcept          first element
+//   T*   seq_end() const noexcept            one past the last element
+//   T*   seq_capacity_end() const noexcept   one past the last slot of storage
+//   void seq_set_end(T*) noexcept            record a new end (elements already constructed/destroyed)
+//   A&   seq_allocator() noexcept            the allocator to construct/destroy with
+//   size_type seq_max_size() const noexcept
+//   void seq_grow(size_type required)        capacity >= required, growing by the container's policy;
+//                                            precondition required > capacity(), required <= max_size();
+//                                            strong guarantee (elements moved only if nothing throws)
+//   void seq_reserve(size_type n)            capacity >= n exactly as asked; same preconditions
+//   void seq_rebuild(size_type n, Build b)   new storage for n elements, b(dest) constructs them there,
+//                                            then the old elements are destroyed (strong guarantee)
+//
+// The exception guarantees are those of [vector.modifiers]: strong for push_back/emplace_back and for
+// insertion at the end; strong for insertion anywhere when elements relocate without throwing (this is
+// better than std::vector); basic otherwise.
+#ifndef RELO_DETAIL_SEQUENCE_HPP
+#define RELO_DETAIL_SEQUENCE_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#if RELO_HAS_THREE_WAY
+#include <compare>
+#endif
+#if defined(__cpp_lib_ranges)
+#include <ranges>
+#endif
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/uninitialized.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo::detail {
+
+[[noreturn]] RELO_COLD inline void throw_length_error(const char* what) { throw std::length_error(what); }
+[[noreturn]] RELO_COLD inline void throw_out_of_range(const char* what) { throw std::out_of_range(what); }
+
+template <class It, class = void>
+struct iterator_category_of {
+    using type = void;
+};
+template <class It>
+struct iterator_category_of<It, std::void_t<typename std::iterator_traits<It>::iterator_category>> {
+    using type = typename std::iterator_traits<It>::iterator_category;
+};
+
+/// Legacy input iterators (what the iterator-pair overloads accept, as std::vector's do).
+template <class It>
+inline constexpr bool is_input_iterator_v =
+    std::is_convertible_v<typename iterator_category_of<It>::type, std::input_iterator_tag>;
+
+/// Multi-pass iterators: the length can be measured before copying.
+template <class It>
+inline constexpr bool is_forward_iterator_v =
+#if RELO_HAS_RANGES
+    std::forward_iterator<It> ||
+#endif
+    std::is_convertible_v<typename iterator_category_of<It>::type, std::forward_iterator_tag>;
+
+template <class It, class Sent>
+RELO_CONSTEXPR20 std::size_t range_length(It first, Sent last) {
+#if RELO_HAS_RANGES
+    return static_cast<std::size_t>(std::ranges::distance(first, last));
+#else
+    return static_cast<std::size_t>(std::distance(first, last));
+#endif
+}
+
+template <class Derived, class T, class Alloc>
+class sequence_ops {
+public:
+    using value_type = T;
+    using allocator_type = Alloc;
+    using size_type = std::size_t;
+    using difference_type = std::ptrdiff_t;
+    using reference = T&;
+    using const_reference = const T&;
+    using pointer = T*;
+    using const_pointer = const T*;
+    using iterator = T*;
+    using const_iterator = const T*;
+    using reverse_iterator = std::reverse_iterator<iterator>;
+    using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+
+    static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::value_type, T>,
+                  "relo: the allocator's value_type must be the element type");
+    static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::pointer, T*>,
+                  "relo: allocators with fancy pointers are not supported");
+    static_assert(!std::is_const_v<T> && !std::is_reference_v<T> && std::is_destructible_v<T>,
+                  "relo: elements must be non-const, destructible object types");
+
+    // ---------------------------------------------------------------------------------------------------
+    // Element access. at() throws std::out_of_range; the others have preconditions (checked in
+    // hardened/debug builds).
+
+    RELO_CONSTEXPR20 reference at(size_type i) {
+        if (i >= size()) throw_out_of_range("relo: index out of range in at()");
+        return begin()[i];
+    }
+    RELO_CONSTEXPR20 const_reference at(size_type i) const {
+        if (i >= size()) throw_out_of_range("relo: index out of range in at()");
+        return begin()[i];
+    }
+    RELO_CONSTEXPR20 reference operator[](size_type i) noexcept {
+        RELO_EXPECTS(i < size());
+        return begin()[i];
+    }
+    RELO_CONSTEXPR20 const_reference operator[](size_type i) const noexcept {
+        RELO_EXPECTS(i < size());
+        return begin()[i];
+    }
+    RELO_CONSTEXPR20 reference front() noexcept {
+        RELO_EXPECTS(!empty());
+        return *begin();
+    }
+    RELO_CONSTEXPR20 const_reference front() const noexcept {
+        RELO_EXPECTS(!empty());
+        return *begin();
+    }
+    RELO_CONSTEXPR20 reference back() noexcept {
+        RELO_EXPECTS(!empty());
+        return end()[-1];
+    }
+    RELO_CONSTEXPR20 const_reference back() const noexcept {
+        RELO_EXPECTS(!empty());
+        return end()[-1];
+    }
+    RELO_CONSTEXPR20 T* data() noexcept { return self().seq_begin(); }
+    RELO_CONSTEXPR20 const T* data() const noexcept { return self().seq_begin(); }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Iterators are plain pointers.
+
+    RELO_CONSTEXPR20 iterator begin() noexcept { return self().seq_begin(); }
+    RELO_CONSTEXPR20 const_iterator begin() const noexcept { return self().seq_begin(); }
+    RELO_CONSTEXPR20 const_iterator cbegin() const noexcept { return begin(); }
+    RELO_CONSTEXPR20 iterator end() noexcept { return self().seq_end(); }
+    RELO_CONSTEXPR20 const_iterator end() const noexcept { return self().seq_end(); }
+    RELO_CONSTEXPR20 const_iterator cend() const noexcept { return end(); }
+    RELO_CONSTEXPR20 reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
+    RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
+    RELO_CONSTEXPR20 const_reverse_iterator crbegin() const noexcept { return rbegin(); }
+    RELO_CONSTEXPR20 reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
+    RELO_CONSTEXPR20 const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
+    RELO_CONSTEXPR20 const_reverse_iterator crend() const noexcept { return rend(); }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Capacity.
+
+    [[nodiscard]] RELO_CONSTEXPR20 bool empty() const noexcept { return self().seq_begin() == self().seq_end(); }
+    RELO_CONSTEXPR20 size_type size() const noexcept {
+        return static_cast<size_type>(self().seq_end() - self().seq_begin());
+    }
+    RELO_CONSTEXPR20 size_type capacity() const noexcept {
+        return static_cast<size_type>(self().seq_capacity_end() - self().seq_begin());
+    }
+    RELO_CONSTEXPR20 size_type max_size() const noexcept { return self().seq_max_size(); }
+
+    /// Capacity becomes at least n (exactly n if it grows). Throws std::length_error if n > max_size().
+    /// Invalidates every iterator and reference if the storage moves.
+    RELO_CONSTEXPR20 void reserve(size_type n) {
+        if (n <= capacity()) return;
+        if (n > max_size()) throw_length_error("relo: reserve() beyond max_size()");
+        self().seq_reserve(n);
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Appending at the end. Amortized O(1). Strong guarantee when T's move is noexcept or T is copyable
+    // (the contents are unchanged; the capacity may have grown).
+
+    RELO_CONSTEXPR20 void push_back(const T& value) { emplace_back(value); }
+    RELO_CONSTEXPR20 void push_back(T&& value) { emplace_back(std::move(value)); }
+
+    template <class... Args>
+    RELO_CONSTEXPR20 reference emplace_back(Args&&... args) {
+        T* e = self().seq_end();
+        if (RELO_LIKELY(e != self().seq_capacity_end())) {
+            construct(alloc(), e, std::forward<Args>(args)...);
+            self().seq_set_end(e + 1);
+            return *e;
+        }
+        return grow_and_emplace_back(std::forward<Args>(args)...);
+    }
+
+    /// push_back without the capacity check. Precondition: size() < capacity().
+    RELO_CONSTEXPR20 void fast_push_back(const T& value) { fast_emplace_back(value); }
+    RELO_CONSTEXPR20 void fast_push_back(T&& value) { fast_emplace_back(std::move(value)); }
+    template <class... Args>
+    RELO_CONSTEXPR20 reference fast_emplace_back(Args&&... args) {
+        T* e = self().seq_end();
+        RELO_EXPECTS(e != self().seq_capacity_end());
+        construct(alloc(), e, std::forward<Args>(args)...);
+        self().seq_set_end(e + 1);
+        return *e;
+    }
+    /// The names of P0843 (std::inplace_vector) for fast_push_back / fast_emplace_back.
+    RELO_CONSTEXPR20 reference unchecked_push_back(const T& value) { return fast_emplace_back(value); }
+    RELO_CONSTEXPR20 reference unchecked_push_back(T&& value) { return fast_emplace_back(std::move(value)); }
+    template <class... Args>
+    RELO_CONSTEXPR20 reference unchecked_emplace_back(Args&&... args) {
+        return fast_emplace_back(std::forward<Args>(args)...);
+    }
+
+    /// Appends without ever growing: a pointer to the new element, or nullptr (and no effect, an rvalue
+    /// argument untouched) when size() == capacity().
+    template <class... Args>
+    RELO_CONSTEXPR20 T* try_emplace_back(Args&&... args) {
+        T* e = self().seq_end();
+        if (e == self().seq_capacity_end()) return nullptr;
+        construct(alloc(), e, std::forward<Args>(args)...);
+        self().seq_set_end(e + 1);
+        return e;
+    }
+    RELO_CONSTEXPR20 T* try_push_back(const T& value) { return try_emplace_back(value); }
+    RELO_CONSTEXPR20 T* try_push_back(T&& value) { return try_emplace_back(std::move(value)); }
+
+    /// Precondition: !empty().
+    RELO_CONSTEXPR20 void pop_back() noexcept {
+        RELO_EXPECTS(!empty());
+        T* last = self().seq_end() - 1;
+        destroy(alloc(), last);
+        self().seq_set_end(last);
+    }
+    /// pop_back that does nothing on an empty container.
+    RELO_CONSTEXPR20 void safe_pop_back() noexcept {
+        if (!empty()) pop_back();
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Insertion: O(n + distance to the end). Invalidates iterators at and after pos (all of them if the
+    // storage grows). Arguments may refer to elements of the container itself.
+
+    RELO_CONSTEXPR20 iterator insert(const_iterator pos, const T& value) { return insert_one(pos, value); }
+    RELO_CONSTEXPR20 iterator insert(const_iterator pos, T&& value) { return insert_one(pos, std::move(value)); }
+
+    RELO_CONSTEXPR20 iterator insert(const_iterator pos, size_type n, const T& value) {
+        const size_type at = index_of_position(pos);
+        const size_type src = index_of_element(std::addressof(value));
+        return insert_n(at, n, [&](T* dest, size_type, const element_locator& locate) {
+            construct(alloc(), dest, src == npos ? value : *locate(src));
+        });
+    }
+
+    template <class InputIt, std::enable_if_t<is_input_iterator_v<InputIt>, int> = 0>
+    RELO_CONSTEXPR20 iterator insert(const_iterator pos, InputIt first, InputIt last) {
+        return insert_range_at(index_of_position(pos), std::move(first), std::move(last));
+    }
+
+    RELO_CONSTEXPR20 iterator insert(const_iterator pos, std::initializer_list<T> list) {
+        return insert_range_at(index_of_position(pos), list.begin(), list.end());
+    }
+
+    template <class... Args>
+    RELO_CONSTEXPR20 iterator emplace(const_iterator pos, Args&&... args) {
+        if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
+            return insert_one(pos, std::forward<Args>(args)...);
+        } else {
+            const size_type at = index_of_position(pos);
+            if (pos == end()) {
+                emplace_back(std::forward<Args>(args)...);
+                return begin() + at;
+            }
+            // The arguments may refer to elements that the insertion moves: build the value first.
+            T value(std::forward<Args>(args)...);
+            return insert_n(at, 1, [&](T* dest, size_type, const element_locator&) {
+                construct(alloc(), dest, std::move(value));
+            });
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Erasure: O(distance to the end). Invalidates iterators at and after the first erased element.
+    // Never throws when elements relocate without throwing.
+
+    RELO_CONSTEXPR20 iterator erase(const_iterator pos) {
+        RELO_EXPECTS(pos >= begin() && pos < end());
+        return erase(pos, pos + 1);
+    }
+
+    RELO_CONSTEXPR20 iterator erase(const_iterator first, const_iterator last) {
+        RELO_EXPECTS(first >= begin() && first <= last && last <= end());
+        T* f = begin() + (first - begin());
+        T* l = begin() + (last - begin());
+        if (f == l) return f;
+        T* old_end = end();
+        if constexpr (nothrow_relocate_v<Alloc, T>) {
+            destroy(alloc(), f, l);
+            relocate_forward(alloc(), l, old_end, f);
+            self().seq_set_end(old_end - (l - f));
+        } else {
+            T* new_end = std::move(l, old_end, f);
+            destroy(alloc(), new_end, old_end);
+            self().seq_set_end(new_end);
+        }
+        return f;
+    }
+
+    RELO_CONSTEXPR20 void clear() noexcept {
+        destroy(alloc(), begin(), end());
+        self().seq_set_end(begin());
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Size changes. resize is strong when it grows (contents unchanged if it throws).
+
+    RELO_CONSTEXPR20 void resize(size_type n) {
+        resize_with(n, [&](T* dest, size_type count) { uninitialized_value_construct_n(alloc(), dest, count); });
+    }
+
+    RELO_CONSTEXPR20 void resize(size_type n, const T& value) {
+        const size_type src = index_of_element(std::addressof(value));
+        resize_with(n, [&](T* dest, size_type count) {
+            uninitialized_fill_n(alloc(), dest, count, src == npos ? value : begin()[src]);
+        });
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Assignment of new contents. Strong when the storage has to grow; basic otherwise (as std::vector).
+
+    RELO_CONSTEXPR20 void assign(size_type n, const T& value) {
+        if (n > capacity()) {
+            if (n > max_size()) throw_length_error("relo: assign() beyond max_size()");
+            // The old elements (value may be one of them) are destroyed only after the copies exist.
+            self().seq_rebuild(n, [&](T* dest) { uninitialized_fill_n(alloc(), dest, n, value); });
+            return;
+        }
+        const size_type old_size = size();
+        std::fill_n(begin(), std::min(n, old_size), value);
+        if (n > old_size) {
+            uninitialized_fill_n(alloc(), end(), n - old_size, value);
+            self().seq_set_end(begin() + n);
+        } else {
+            truncate(begin() + n);
+        }
+    }
+
+    template <class InputIt, std::enable_if_t<is_input_iterator_v<InputIt>, int> = 0>
+    RELO_CONSTEXPR20 void assign(InputIt first, InputIt last) {
+        assign_range_impl(std::move(first), std::move(last));
+    }
+
+    RELO_CONSTEXPR20 void assign(std::initializer_list<T> list) { assign_range_impl(list.begin(), list.end()); }
+
+#if RELO_HAS_RANGES
+    /// The C++23 range members (available in C++20 builds too).
+    template <class R>
+        requires std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>
+    RELO_CONSTEXPR20 void assign_range(R&& range) {
+        assign_range_impl(std::ranges::begin(range), std::ranges::end(range));
+    }
+    template <class R>
+        requires std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>
+    RELO_CONSTEXPR20 iterator insert_range(const_iterator pos, R&& range) {
+        return insert_range_at(index_of_position(pos), std::ranges::begin(range), std::ranges::end(range));
+    }
+    template <class R>
+        requires std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>
+    RELO_CONSTEXPR20 void append_range(R&& range) {
+        insert_range_at(size(), std::ranges::begin(range), std::ranges::end(range));
+    }
+#endif
+
+    // ---------------------------------------------------------------------------------------------------
+    // Comparisons (lexicographic, as std::vector's) and swap, found by argument-dependent lookup.
+
+    friend RELO_CONSTEXPR20 bool operator==(const Derived& l, const Derived& r) {
+        return l.size() == r.size() && std::equal(l.begin(), l.end(), r.begin());
+    }
+#if RELO_HAS_THREE_WAY
+    friend RELO_CONSTEXPR20 auto operator<=>(const Derived& l, const Derived& r) {
+        return std::lexicographical_compare_three_way(l.begin(), l.end(), r.begin(), r.end(), synth_three_way{});
+    }
+#else
+    friend bool operator!=(const Derived& l, const Derived& r) { return !(l == r); }
+    friend bool operator<(const Derived& l, const Derived& r) {
+        return std::lexicographical_compare(l.begin(), l.end(), r.begin(), r.end());
+    }
+    friend bool operator>(const Derived& l, const Derived& r) { return r < l; }
+    friend bool operator<=(const Derived& l, const Derived& r) { return !(r < l); }
+    friend bool operator>=(const Derived& l, const Derived& r) { return !(l < r); }
+#endif
+
+    friend RELO_CONSTEXPR20 void swap(Derived& l, Derived& r) noexcept(noexcept(l.swap(r))) { l.swap(r); }
+
+protected:
+    sequence_ops() = default;
+
+    static constexpr size_type npos = static_cast<size_type>(-1);
+
+    template <class U>
+    using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<U>>;
+
+#if RELO_HAS_THREE_WAY
+    struct synth_three_way {
+        template <class U>
+        constexpr auto operator()(const U& a, const U& b) const {
+            if constexpr (std::three_way_comparable<U>) {
+                return a <=> b;
+            } else {
+                return a < b ? std::weak_ordering::less : b < a ? std::weak_ordering::greater : std::weak_ordering::equivalent;
+            }
+        }
+    };
+#endif
+
+    /// Where element `s` (an index from before the insertion) lives while an insertion is under way:
+    /// elements from the insertion point on have been shifted behind the gap.
+    struct element_locator {
+        T* first;
+        size_type gap_at;
+        size_type gap_size;
+        constexpr T* operator()(size_type s) const noexcept { return first + (s < gap_at ? s : s + gap_size); }
+    };
+
+    RELO_CONSTEXPR20 Derived& self() noexcept { return static_cast<Derived&>(*this); }
+    RELO_CONSTEXPR20 const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+    RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
+
+    RELO_CONSTEXPR20 size_type index_of_position(const_iterator pos) const noexcept {
+        RELO_EXPECTS(pos >= begin() && pos <= end());
+        return static_cast<size_type>(pos - begin());
+    }
+
+    /// The index of the element at p, or npos if p does not point into [begin(), end()). Any T inside the
+    /// storage is an element, so an argument that aliases the container is found here and can be read
+    /// again at its new address after the storage moves.
+    RELO_CONSTEXPR20 size_type index_of_element(const T* p) const noexcept {
+        const T* first = begin();
+        const T* last = end();
+        if (is_constant_evaluated()) {  // unrelated pointers cannot be ordered in a constant expression
+            for (const T* it = first; it != last; ++it)
+                if (it == p) return static_cast<size_type>(it - first);
+            return npos;
+        }
+        if (std::less<const T*>{}(p, first) || !std::less<const T*>{}(p, last)) return npos;
+        return static_cast<size_type>(p - first);
+    }
+
+    /// Destroys the elements from new_end on.
+    RELO_CONSTEXPR20 void truncate(T* new_end) noexcept {
+        destroy(alloc(), new_end, end());
+        self().seq_set_end(new_end);
+    }
+
+    /// Makes room for `extra` more elements, growing by the container's policy.
+    RELO_CONSTEXPR20 void ensure_room_for(size_type extra) {
+        const size_type n = size();
+        if (extra <= capacity() - n) return;
+        if (extra > max_size() - n) throw_length_error("relo: size would exceed max_size()");
+        self().seq_grow(n + extra);
+    }
+
+    template <class... Args>
+    RELO_NOINLINE RELO_CONSTEXPR20 reference grow_and_emplace_back(Args&&... args) {
+        if constexpr (sizeof...(Args) == 0) {
+            ensure_room_for(1);
+            return fast_emplace_back();
+        } else if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
+            // push_back(v[i]): growth may move v[i], so remember its index, not its address.
+            const size_type src = (index_of_element(std::addressof(args)), ...);
+            ensure_room_for(1);
+            if (src == npos) return fast_emplace_back(std::forward<Args>(args)...);
+            return fast_emplace_back(static_cast<Args&&>(begin()[src])...);
+        } else {
+            // Arbitrary arguments may refer into the storage that growth moves: build the value first.
+            T value(std::forward<Args>(args)...);
+            ensure_room_for(1);
+            return fast_emplace_back(std::move(value));
+        }
+    }
+
+    template <class V>
+    RELO_CONSTEXPR20 iterator insert_one(const_iterator pos, V&& value) {
+        const size_type at = index_of_position(pos);
+        if (pos == end()) {
+            emplace_back(std::forward<V>(value));
+            return begin() + at;
+        }
+        const size_type src = index_of_element(std::addressof(value));
+        return insert_n(at, 1, [&](T* dest, size_type, const element_locator& locate) {
+            if (src == npos) {
+                construct(alloc(), dest, std::forward<V>(value));
+            } else {
+                construct(alloc(), dest, static_cast<V&&>(*locate(src)));
+            }
+        });
+    }
+
+    /// Inserts n new elements before index `at`. make(dest, k, locate) constructs the k-th new element
+    /// (k = 0, 1, ... in order) at dest; locate(s) finds old element s, for sources inside the container.
+    ///
+    /// When elements relocate without throwing, the tail is relocated to open a gap and the new elements
+    /// are built in it; if one throws, the gap is closed again (strong guarantee). Otherwise the new
+    /// elements are appended and rotated into place (basic guarantee, as std::vector).
+    template <class Make>
+    RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
+        if (n == 0) return begin() + at;
+        ensure_room_for(n);
+        T* first = begin();
+        T* pos = first + at;
+        T* old_end = end();
+        if constexpr (nothrow_relocate_v<Alloc, T>) {
+            relocate_backward(alloc(), pos, old_end, old_end + n);
+            const element_locator locate{first, at, n};
+            size_type built = 0;
+            try {
+                for (; built != n; ++built) make(pos + built, built, locate);
+            } catch (...) {
+                destroy(alloc(), pos, pos + built);
+                relocate_forward(alloc(), pos + n, old_end + n, pos);
+                throw;
+            }
+            self().seq_set_end(old_end + n);
+        } else {
+            const element_locator locate{first, size(), 0};
+            construction_guard<Alloc, T> guard(alloc(), old_end);
+            for (size_type k = 0; k != n; ++k, guard.advance()) make(guard.current(), k, locate);
+            guard.release();
+            self().seq_set_end(old_end + n);
+            std::rotate(pos, old_end, old_end + n);
+        }
+        return pos;
+    }
+
+    template <class It, class Sent>
+    RELO_CONSTEXPR20 iterator insert_range_at(size_type at, It first, Sent last) {
+        if constexpr (is_forward_iterator_v<It>) {
+            const size_type n = range_length(first, last);
+            if constexpr (std::is_convertible_v<It, const T*>) {
+                const size_type src = n == 0 ? npos : index_of_element(static_cast<const T*>(first));
+                if (src != npos) {  // inserting a copy of part of the container into itself
+                    return insert_n(at, n, [&](T* dest, size_type k, const element_locator& locate) {
+                        construct(alloc(), dest, std::as_const(*locate(src + k)));
+                    });
+                }
+            }
+            return insert_n(at, n, [&](T* dest, size_type, const element_locator&) {
+                construct(alloc(), dest, *first);
+                ++first;
+            });
+        } else {
+            // Single pass: append, then rotate into place. On a throw the appended elements are removed.
+            const size_type old_size = size();
+            try {
+                for (; first != last; ++first) emplace_back(*first);
+            } catch (...) {
+                truncate(begin() + old_size);
+                throw;
+            }
+            std::rotate(begin() + at, begin() + old_size, end());
+            return begin() + at;
+        }
+    }
+
+    template <class It, class Sent>
+    RELO_CONSTEXPR20 void assign_range_impl(It first, Sent last) {
+        if constexpr (is_forward_iterator_v<It>) {
+            const size_type n = range_length(first, last);
+            if (n > capacity()) {
+                if (n > max_size()) throw_length_error("relo: assign() beyond max_size()");
+                self().seq_rebuild(n, [&](T* dest) { uninitialized_copy_range(first, n, dest); });
+                return;
+            }
+            const size_type old_size = size();
+            T* out = begin();
+            // Element-wise assignment front to back is safe even when the source is a later part of *this.
+            for (size_type k = 0; k != std::min(n, old_size); ++k, ++out, ++first) *out = *first;
+            if (n > old_size) {
+                uninitialized_copy_range(first, n - old_size, out);
+                self().seq_set_end(begin() + n);
+            } else {
+                truncate(out);
+            }
+        } else {
+            T* out = begin();
+            T* old_end = end();
+            for (; first != last && out != old_end; ++first, ++out) *out = *first;
+            if (out != old_end) {
+                truncate(out);
+            } else {
+                for (; first != last; ++first) emplace_back(*first);
+            }
+        }
+    }
+
+    template <class It>
+    RELO_CONSTEXPR20 void uninitialized_copy_range(It first, size_type n, T* dest) {
+        uninitialized_copy_n(alloc(), first, n, dest);
+    }
+
+    template <class Fill>
+    RELO_CONSTEXPR20 void resize_with(size_type n, Fill&& fill) {
+        const size_type old_size = size();
+        if (n <= old_size) {
+            truncate(begin() + n);
+            return;
+        }
+        ensure_room_for(n - old_size);
+        fill(end(), n - old_size);
+        self().seq_set_end(begin() + n);
+    }
+
+};
+
+/// The body of relo::erase_if for every container: removes the elements satisfying pred, returns how many.
+template <class Container, class Pred>
+RELO_CONSTEXPR20 typename Container::size_type erase_if(Container& c, Pred& pred) {
+    const auto last = c.end();
+    const auto first = std::remove_if(c.begin(), last, pred);
+    const auto removed = static_cast<typename Container::size_type>(last - first);
+    c.erase(first, last);
+    return removed;
+}
+
+}  // namespace relo::detail
+
+#endif  // RELO_DETAIL_SEQUENCE_HPP

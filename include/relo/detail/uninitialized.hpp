@@ -1,0 +1,181 @@
+// relo/detail/uninitialized.hpp — layer 2: allocator-aware algorithms on uninitialized memory.
+//
+// Every container builds, copies, moves, relocates and destroys its elements through these functions and
+// no others. Each takes the container's allocator, constructs through std::allocator_traits (so
+// polymorphic_allocator's uses-allocator construction and user allocators' construct/destroy are honoured),
+// and takes a byte path (memcpy/memmove/memset-free) only when detail::copy_as_bytes_v or
+// detail::relocate_as_bytes_v says the allocator could not tell the difference.
+//
+// Exception contract: a function that constructs several objects either constructs all of them or, if a
+// constructor throws, destroys the ones it built and rethrows. Relocation functions are noexcept and
+// require nothrow relocation (as bytes or by a noexcept move constructor).
+#ifndef RELO_DETAIL_UNINITIALIZED_HPP
+#define RELO_DETAIL_UNINITIALIZED_HPP
+
+#include <cstddef>
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo::detail {
+
+template <class A, class T, class... Args>
+RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
+    std::allocator_traits<A>::construct(a, p, std::forward<Args>(args)...);
+}
+
+template <class A, class T>
+RELO_CONSTEXPR20 void destroy(A& a, T* p) noexcept {
+    std::allocator_traits<A>::destroy(a, p);
+}
+
+template <class A, class T>
+RELO_CONSTEXPR20 void destroy(A& a, T* first, T* last) noexcept {
+    if constexpr (!(std::is_trivially_destructible_v<T> && uses_plain_construct_v<A, T>)) {
+        for (; first != last; ++first) std::allocator_traits<A>::destroy(a, first);
+    } else {
+        (void)a, (void)first, (void)last;
+    }
+}
+
+/// Destroys [first, cur) unless released: the rollback of a loop that constructs objects one by one.
+template <class A, class T>
+class construction_guard {
+public:
+    RELO_CONSTEXPR20 construction_guard(A& a, T* first) noexcept : alloc_(a), first_(first), cur_(first) {}
+    construction_guard(const construction_guard&) = delete;
+    construction_guard& operator=(const construction_guard&) = delete;
+    RELO_CONSTEXPR20 ~construction_guard() {
+        if (first_ != nullptr) destroy(alloc_, first_, cur_);
+    }
+    RELO_CONSTEXPR20 T* current() const noexcept { return cur_; }
+    RELO_CONSTEXPR20 void advance() noexcept { ++cur_; }
+    RELO_CONSTEXPR20 T* release() noexcept {
+        first_ = nullptr;
+        return cur_;
+    }
+
+private:
+    A& alloc_;
+    T* first_;
+    T* cur_;
+};
+
+/// Value-initializes n objects at dest. Returns dest + n.
+template <class A, class T>
+RELO_CONSTEXPR20 T* uninitialized_value_construct_n(A& a, T* dest, std::size_t n) {
+    construction_guard<A, T> guard(a, dest);
+    for (; n != 0; --n, guard.advance()) construct(a, guard.current());
+    return guard.release();
+}
+
+/// Copy-constructs n copies of value at dest. Returns dest + n.
+template <class A, class T>
+RELO_CONSTEXPR20 T* uninitialized_fill_n(A& a, T* dest, std::size_t n, const T& value) {
+    construction_guard<A, T> guard(a, dest);
+    for (; n != 0; --n, guard.advance()) construct(a, guard.current(), value);
+    return guard.release();
+}
+
+/// Constructs copies of [first, first + n) at dest, from any input iterator (one pass). Returns dest + n.
+/// Contiguous ranges of trivially copyable T become one memcpy.
+template <class It>
+inline constexpr bool is_contiguous_iterator_v =
+#if RELO_HAS_RANGES
+    std::contiguous_iterator<It> ||
+#endif
+    std::is_pointer_v<It>;
+
+template <class A, class It, class T>
+RELO_CONSTEXPR20 T* uninitialized_copy_n(A& a, It first, std::size_t n, T* dest) {
+    if constexpr (is_contiguous_iterator_v<It>) {
+        using Src = std::remove_cv_t<std::remove_reference_t<decltype(*first)>>;
+        if constexpr (std::is_same_v<Src, T> && copy_as_bytes_v<A, T>) {
+            if (!is_constant_evaluated()) {
+                if (n != 0)
+                    std::memcpy(static_cast<void*>(dest), static_cast<const void*>(std::addressof(*first)), n * sizeof(T));
+                return dest + n;
+            }
+        }
+    }
+    construction_guard<A, T> guard(a, dest);
+    for (; n != 0; --n, (void)++first, guard.advance()) construct(a, guard.current(), *first);
+    return guard.release();
+}
+
+/// Moves [first, last) into dest when T's move cannot throw, copies otherwise (std::move_if_noexcept):
+/// if it throws, the source is intact. Returns the end of the destination.
+template <class A, class T>
+RELO_CONSTEXPR20 T* uninitialized_move_if_noexcept(A& a, T* first, T* last, T* dest) {
+    if constexpr (copy_as_bytes_v<A, T>) {
+        return uninitialized_copy_n(a, first, static_cast<std::size_t>(last - first), dest);
+    } else {
+        construction_guard<A, T> guard(a, dest);
+        for (; first != last; ++first, guard.advance()) construct(a, guard.current(), std::move_if_noexcept(*first));
+        return guard.release();
+    }
+}
+
+/// Relocates [first, last) to dest, where dest <= first or the ranges do not overlap (moving elements
+/// towards the front). Returns the end of the destination. Requires nothrow relocation.
+template <class A, class T>
+RELO_CONSTEXPR20 T* relocate_forward(A& a, T* first, T* last, T* dest) noexcept {
+    static_assert(nothrow_relocate_v<A, T>, "relo: relocation requires a noexcept move constructor");
+    if constexpr (relocate_as_bytes_v<A, T>) {
+        if (!is_constant_evaluated()) {
+            const auto n = static_cast<std::size_t>(last - first);
+            if (n != 0 && dest != first) std::memmove(static_cast<void*>(dest), static_cast<const void*>(first), n * sizeof(T));
+            return dest + n;
+        }
+    }
+    for (; first != last; ++first, ++dest) {
+        construct(a, dest, std::move(*first));
+        destroy(a, first);
+    }
+    return dest;
+}
+
+/// Relocates [first, last) so that it ends at dest_last, where dest_last >= last (moving elements
+/// towards the back, into overlapping storage). Requires nothrow relocation.
+template <class A, class T>
+RELO_CONSTEXPR20 void relocate_backward(A& a, T* first, T* last, T* dest_last) noexcept {
+    static_assert(nothrow_relocate_v<A, T>, "relo: relocation requires a noexcept move constructor");
+    if constexpr (relocate_as_bytes_v<A, T>) {
+        if (!is_constant_evaluated()) {
+            const auto n = static_cast<std::size_t>(last - first);
+            if (n != 0 && dest_last != last)
+                std::memmove(static_cast<void*>(dest_last - n), static_cast<const void*>(first), n * sizeof(T));
+            return;
+        }
+    }
+    while (last != first) {
+        --last;
+        --dest_last;
+        construct(a, dest_last, std::move(*last));
+        destroy(a, last);
+    }
+}
+
+/// Moves the elements of [first, last) to the new, non-overlapping storage at dest and ends their life at
+/// the source: relocation when it cannot throw; otherwise copy-or-move-if-noexcept and then destroy the
+/// source, so that a throw leaves the source intact (the strong guarantee of reallocation).
+template <class A, class T>
+RELO_CONSTEXPR20 T* transfer_to_new_storage(A& a, T* first, T* last, T* dest) {
+    if constexpr (nothrow_relocate_v<A, T>) {
+        return relocate_forward(a, first, last, dest);
+    } else {
+        T* end = uninitialized_move_if_noexcept(a, first, last, dest);
+        destroy(a, first, last);
+        return end;
+    }
+}
+
+}  // namespace relo::detail
+
+#endif  // RELO_DETAIL_UNINITIALIZED_HPP

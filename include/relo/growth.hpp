@@ -1,0 +1,58 @@
+// relo/growth.hpp — growth policies: by how much a container's capacity grows when it is full.
+//
+// A policy is any type with integral static members `num` and `den` (num > den > 0), read as the factor
+// num/den — relo::growth_factor, or std::ratio itself (`relo::vector<T, A, std::ratio<7, 5>>`).
+#ifndef RELO_GROWTH_HPP
+#define RELO_GROWTH_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <type_traits>
+
+namespace relo {
+
+/// Growth by the factor Num/Den (reduced), e.g. growth_factor<3, 2> grows by 1.5.
+template <std::intmax_t Num, std::intmax_t Den = 1>
+struct growth_factor {
+    static_assert(Den > 0, "relo::growth_factor: the denominator must be positive");
+    static_assert(Num > Den, "relo::growth_factor: the factor must be greater than 1");
+    static constexpr std::intmax_t num = Num / std::gcd(Num, Den);
+    static constexpr std::intmax_t den = Den / std::gcd(Num, Den);
+    using type = growth_factor<num, den>;
+};
+
+using growth_1_5 = growth_factor<3, 2>;
+using growth_1_6 = growth_factor<8, 5>;
+using growth_2 = growth_factor<2>;
+
+namespace detail {
+
+/// The capacity after growing from `current` to hold at least `required` elements, never above `max`.
+/// Precondition: required <= max. Never overflows: a product that would exceed `max` is clamped to it.
+template <class Growth>
+constexpr std::size_t next_capacity(std::size_t current, std::size_t required, std::size_t max) noexcept {
+    static_assert(Growth::den > 0 && Growth::num > Growth::den, "relo: a growth factor must be greater than 1");
+    constexpr auto num = static_cast<std::uintmax_t>(Growth::num);
+    constexpr auto den = static_cast<std::uintmax_t>(Growth::den);
+    // grown = current * num / den, computed as current + floor(current * (num - den) / den) so that it
+    // cannot overflow: split current = q * den + r (r * step fits: num and den are small ratios).
+    constexpr auto step = num - den;
+    const std::size_t q = current / den;
+    const std::size_t r = current % den;
+    std::size_t grown;
+    if (current >= max || q > (max - current) / step) {
+        grown = max;
+    } else {
+        const std::size_t extra = static_cast<std::size_t>(q * step + r * step / den);
+        grown = extra > max - current ? max : current + extra;
+        if (grown == current) grown = current + 1;  // small capacities must still grow
+    }
+    if (grown < required) grown = required;
+    return grown < max ? grown : max;
+}
+
+}  // namespace detail
+}  // namespace relo
+
+#endif  // RELO_GROWTH_HPP

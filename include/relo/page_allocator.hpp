@@ -1,0 +1,209 @@
+// relo/page_allocator.hpp — relo's default allocator: malloc for small blocks, mmap/mremap for large ones.
+//
+// relo::page_allocator<T> is a standard Allocator (stateless, always equal) that also offers the expansion
+// protocol of docs/expansion_protocol.md:
+//   allocate_at_least(n)          reports the block's real size (malloc_usable_size, or whole pages);
+//   try_expand(p, old_n, new_n)   grows a block in place: mremap without MREMAP_MAYMOVE for a mapped block,
+//                                 the malloc chunk's slack for a small one; never moves anything;
+//   reallocate(p, old_n, new_n)   moves the *bytes* when it cannot grow in place (realloc, or mremap with
+//                                 MREMAP_MAYMOVE: the kernel moves page-table entries, nothing is copied).
+//                                 Containers call it only for trivially relocatable element types.
+//
+// Whether a block is malloc'ed or mapped is a pure function of its size in bytes and of T, so
+// deallocate(p, n) needs no header: below the policy's threshold it is a malloc block, at or above it a
+// mapping. Trivially relocatable types switch to mappings early (growth by mremap costs no copy); other
+// types much later (a failed in-place mremap means a fresh mapping and a full move, and fresh mappings
+// fault in every page, where malloc would reuse warm memory). docs/thresholds.md has the measurements
+// behind the default policy.
+//
+// During constant evaluation every request goes to std::allocator<T>.
+#ifndef RELO_PAGE_ALLOCATOR_HPP
+#define RELO_PAGE_ALLOCATOR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#define RELO_HAS_MALLOC_USABLE_SIZE 1
+#else
+#define RELO_HAS_MALLOC_USABLE_SIZE 0
+#endif
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/os_memory.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo {
+
+/// Where page_allocator switches from malloc to mmap, in bytes. A custom policy is any type with these two
+/// static members; pass it as page_allocator's second argument.
+struct page_allocator_policy {
+    /// For trivially relocatable T: blocks of at least this many bytes are mappings grown by mremap.
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
+    /// For other T: blocks of at least this many bytes are mappings grown in place when the address
+    /// space allows it (glibc's largest dynamic mmap threshold, as the thesis chose).
+    static constexpr std::size_t other_mapping_threshold = std::size_t{32} << 20;
+};
+
+template <class T, class Policy = page_allocator_policy>
+class page_allocator {
+public:
+    using value_type = T;
+    using size_type = std::size_t;
+    using difference_type = std::ptrdiff_t;
+    using propagate_on_container_copy_assignment = std::false_type;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+    using is_always_equal = std::true_type;
+
+    template <class U>
+    struct rebind {
+        using other = page_allocator<U, Policy>;
+    };
+
+    constexpr page_allocator() noexcept = default;
+    template <class U>
+    constexpr page_allocator(const page_allocator<U, Policy>&) noexcept {}
+
+    /// Blocks of at least this many bytes are mappings; smaller ones come from malloc.
+    static constexpr std::size_t mapping_threshold() noexcept {
+        if constexpr (alignof(T) > 4096) {
+            return std::numeric_limits<std::size_t>::max();  // mmap cannot promise the alignment
+        } else if constexpr (is_trivially_relocatable_v<T>) {
+            return Policy::relocatable_mapping_threshold;
+        } else {
+            return Policy::other_mapping_threshold;
+        }
+    }
+
+    static constexpr size_type max_size() noexcept {
+        return static_cast<size_type>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T);
+    }
+
+    /// Allocates room for n objects. Throws std::bad_array_new_length if n > max_size(), else
+    /// std::bad_alloc on failure.
+    [[nodiscard]] RELO_CONSTEXPR20 T* allocate(size_type n) { return allocate_at_least(n).ptr; }
+
+    /// Allocates room for at least n objects and reports how many the block really holds.
+    [[nodiscard]] RELO_CONSTEXPR20 allocation_result<T*> allocate_at_least(size_type n) {
+        if (detail::is_constant_evaluated()) return {std::allocator<T>{}.allocate(n), n};
+        if (n > max_size()) throw std::bad_array_new_length();
+        const std::size_t bytes = n * sizeof(T);
+        if (is_mapped(bytes)) {
+            void* p = detail::os::map(bytes);
+            return {static_cast<T*>(p), detail::os::round_up_to_pages(bytes) / sizeof(T)};
+        }
+        T* p = static_cast<T*>(malloc_block(bytes));
+        return {p, usable_count(p, n)};
+    }
+
+    RELO_CONSTEXPR20 void deallocate(T* p, size_type n) noexcept {
+        if (detail::is_constant_evaluated()) {
+            std::allocator<T>{}.deallocate(p, n);
+            return;
+        }
+        const std::size_t bytes = n * sizeof(T);
+        if (is_mapped(bytes)) {
+            detail::os::release(p, bytes);
+        } else {
+            free_block(p);
+        }
+    }
+
+    /// Resizes the block at p (holding old_n objects) in place to hold new_n objects; never moves it.
+    /// Growing works for a mapping when the address space behind it is free, and for a malloc block
+    /// within its slack; shrinking works for a mapping (the tail pages are returned). Returns false and
+    /// changes nothing otherwise.
+    bool try_expand(T* p, size_type old_n, size_type new_n) noexcept {
+        if (new_n > max_size()) return false;
+        const std::size_t old_bytes = old_n * sizeof(T);
+        const std::size_t new_bytes = new_n * sizeof(T);
+        if (is_mapped(old_bytes)) return is_mapped(new_bytes) && detail::os::remap_in_place(p, old_bytes, new_bytes);
+        if (is_mapped(new_bytes) || new_n < old_n) return false;
+        return usable_bytes(p, old_bytes) >= new_bytes;
+    }
+
+    /// Resizes the block at p (holding old_n objects) to hold new_n objects, moving its bytes (not
+    /// objects) if it cannot be resized in place; the first min(old_n, new_n) objects' bytes are kept.
+    /// Only for trivially relocatable contents. Throws std::bad_alloc; then p is untouched.
+    [[nodiscard]] T* reallocate(T* p, size_type old_n, size_type new_n) {
+        if (new_n > max_size()) throw std::bad_array_new_length();
+        const std::size_t old_bytes = old_n * sizeof(T);
+        const std::size_t new_bytes = new_n * sizeof(T);
+        const bool old_mapped = is_mapped(old_bytes);
+        const bool new_mapped = is_mapped(new_bytes);
+        if (old_mapped && new_mapped) return static_cast<T*>(detail::os::remap(p, old_bytes, new_bytes));
+        if (!old_mapped && !new_mapped && alignof(T) <= alignof(std::max_align_t)) {
+            void* q = std::realloc(static_cast<void*>(p), new_bytes == 0 ? 1 : new_bytes);
+            if (q == nullptr) detail::os::throw_bad_alloc();
+            return static_cast<T*>(q);
+        }
+        // Across the malloc/mmap boundary, or an over-aligned malloc block: allocate, copy, free.
+        T* q = new_mapped ? static_cast<T*>(detail::os::map(new_bytes)) : static_cast<T*>(malloc_block(new_bytes));
+        std::memcpy(static_cast<void*>(q), static_cast<const void*>(p), old_bytes < new_bytes ? old_bytes : new_bytes);
+        deallocate(p, old_n);
+        return q;
+    }
+
+    template <class U>
+    friend constexpr bool operator==(const page_allocator&, const page_allocator<U, Policy>&) noexcept {
+        return true;
+    }
+    template <class U>
+    friend constexpr bool operator!=(const page_allocator&, const page_allocator<U, Policy>&) noexcept {
+        return false;
+    }
+
+private:
+    static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= mapping_threshold(); }
+
+    static void* malloc_block(std::size_t bytes) {
+        void* p;
+        if constexpr (alignof(T) > alignof(std::max_align_t)) {
+            // aligned_alloc wants a multiple of the alignment.
+            const std::size_t rounded = (bytes + alignof(T) - 1) / alignof(T) * alignof(T);
+            p = std::aligned_alloc(alignof(T), rounded == 0 ? alignof(T) : rounded);
+        } else {
+            p = std::malloc(bytes == 0 ? 1 : bytes);
+        }
+        if (p == nullptr) detail::os::throw_bad_alloc();
+        return p;
+    }
+
+    static void free_block(void* p) noexcept { std::free(p); }
+
+    static std::size_t usable_bytes(T* p, std::size_t requested) noexcept {
+#if RELO_HAS_MALLOC_USABLE_SIZE
+        (void)requested;
+        return ::malloc_usable_size(p);
+#else
+        (void)p;
+        return requested;
+#endif
+    }
+
+    // The count to report for a malloc block of n objects: its usable size, but kept below the mapping
+    // threshold so that deallocate(p, count) still recognises it as a malloc block.
+    static std::size_t usable_count(T* p, std::size_t n) noexcept {
+        std::size_t usable = usable_bytes(p, n * sizeof(T));
+        if (usable >= mapping_threshold()) usable = mapping_threshold() - 1;
+        const std::size_t count = usable / sizeof(T);
+        return count > n ? count : n;
+    }
+};
+
+/// The allocator relo's containers use unless told otherwise.
+template <class T>
+using default_allocator = page_allocator<T>;
+
+}  // namespace relo
+
+#endif  // RELO_PAGE_ALLOCATOR_HPP

@@ -1,0 +1,10 @@
+// relo/relo.hpp — every public header of relo.
+#ifndef RELO_RELO_HPP
+#define RELO_RELO_HPP
+
+#include "relo/growth.hpp"
+#include "relo/page_allocator.hpp"
+#include "relo/relocation.hpp"
+#include "relo/vector.hpp"
+
+#endif  // RELO_RELO_HPP

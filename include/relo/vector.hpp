@@ -1,0 +1,346 @@
+// relo/vector.hpp — relo::vector, a drop-in std::vector that grows without copying where it can.
+//
+// relo::vector<T, Allocator = relo::default_allocator<T>, Growth = relo::growth_2> has the complete
+// interface of C++20's std::vector (plus the C++23 range members, and the extras fast_push_back /
+// unchecked_push_back, try_push_back and safe_pop_back). What differs is how it reallocates:
+//
+//   * T trivially relocatable (int, std::array, pointers, any type marked RELO_TRIVIALLY_RELOCATABLE):
+//     the allocator's reallocate() moves the bytes — realloc for small blocks, mremap(MREMAP_MAYMOVE) for
+//     large ones, where the kernel moves page-table entries and no element is ever copied;
+//   * other T: the allocator's try_expand() grows the block in place (mremap without MREMAP_MAYMOVE, or a
+//     malloc chunk's slack); when the full growth does not fit, the largest in-place growth that still
+//     fits the request is found by binary search; only then are the elements moved to a new block;
+//   * an allocator without those members (std::allocator, std::pmr::polymorphic_allocator, yours) gets
+//     the classic allocate-move-deallocate, with memcpy for trivially relocatable T.
+//
+// Differences from std::vector:
+//   * iterators are plain pointers;
+//   * insertion in the middle gives the strong guarantee whenever elements relocate without throwing;
+//   * insert(pos, first, last) accepts a range of the vector's own elements;
+//   * after an exception from a growing push_back the contents are unchanged but the capacity may be larger;
+//   * allocators with fancy pointers are not supported.
+// Invalidation is std::vector's: growth invalidates everything, insert/erase invalidate from the position on.
+#ifndef RELO_VECTOR_HPP
+#define RELO_VECTOR_HPP
+
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <memory_resource>
+#include <type_traits>
+#include <utility>
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/sequence.hpp"
+#include "relo/detail/uninitialized.hpp"
+#include "relo/growth.hpp"
+#include "relo/page_allocator.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo {
+
+template <class T, class Allocator = default_allocator<T>, class Growth = growth_2>
+class vector : public detail::sequence_ops<vector<T, Allocator, Growth>, T, Allocator> {
+    using base = detail::sequence_ops<vector<T, Allocator, Growth>, T, Allocator>;
+    friend base;
+    using alloc_traits = std::allocator_traits<Allocator>;
+
+public:
+    // The member types (value_type, size_type, iterator, ...) are those of detail::sequence_ops.
+    using typename base::allocator_type;
+    using typename base::difference_type;
+    using typename base::size_type;
+    using growth_policy = Growth;
+
+    // ---------------------------------------------------------------------------------------------------
+    // Construction. Every constructor that allocates gives the strong guarantee (nothing leaks).
+
+    RELO_CONSTEXPR20 vector() noexcept(noexcept(Allocator())) : vector(Allocator()) {}
+    RELO_CONSTEXPR20 explicit vector(const Allocator& alloc) noexcept : storage_(alloc) {}
+
+    /// n value-initialized elements.
+    RELO_CONSTEXPR20 explicit vector(size_type n, const Allocator& alloc = Allocator()) : vector(alloc) {
+        this->reserve(n);
+        this->resize(n);
+    }
+    RELO_CONSTEXPR20 vector(size_type n, const T& value, const Allocator& alloc = Allocator()) : vector(alloc) {
+        this->assign(n, value);
+    }
+    template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+    RELO_CONSTEXPR20 vector(InputIt first, InputIt last, const Allocator& alloc = Allocator()) : vector(alloc) {
+        this->assign(std::move(first), std::move(last));
+    }
+    RELO_CONSTEXPR20 vector(std::initializer_list<T> list, const Allocator& alloc = Allocator()) : vector(alloc) {
+        this->assign(list);
+    }
+#if RELO_HAS_FROM_RANGE
+    template <class R>
+    RELO_CONSTEXPR20 vector(std::from_range_t, R&& range, const Allocator& alloc = Allocator()) : vector(alloc) {
+        this->assign_range(std::forward<R>(range));
+    }
+#endif
+
+    RELO_CONSTEXPR20 vector(const vector& other)
+        : vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
+        this->assign(other.begin(), other.end());
+    }
+    RELO_CONSTEXPR20 vector(const vector& other, const std::common_type_t<Allocator>& alloc) : vector(alloc) {
+        this->assign(other.begin(), other.end());
+    }
+    RELO_CONSTEXPR20 vector(vector&& other) noexcept : storage_(std::move(other.storage_.allocator())) {
+        steal(other);
+    }
+    RELO_CONSTEXPR20 vector(vector&& other, const std::common_type_t<Allocator>& alloc) : vector(alloc) {
+        if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
+            steal(other);
+        } else {
+            this->assign(std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
+        }
+    }
+
+    RELO_CONSTEXPR20 ~vector() { release_storage(); }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Assignment, honouring propagate_on_container_copy/move_assignment.
+
+    RELO_CONSTEXPR20 vector& operator=(const vector& other) {
+        if (this == &other) return *this;
+        if constexpr (alloc_traits::propagate_on_container_copy_assignment::value) {
+            if (!alloc_traits::is_always_equal::value && allocator() != other.allocator()) release_storage();
+            allocator() = other.allocator();
+        }
+        this->assign(other.begin(), other.end());
+        return *this;
+    }
+
+    RELO_CONSTEXPR20 vector& operator=(vector&& other) noexcept(
+        alloc_traits::propagate_on_container_move_assignment::value || alloc_traits::is_always_equal::value) {
+        if (this == &other) return *this;
+        constexpr bool steals = alloc_traits::propagate_on_container_move_assignment::value ||
+                                alloc_traits::is_always_equal::value;
+        if (steals || allocator() == other.allocator()) {
+            release_storage();
+            if constexpr (alloc_traits::propagate_on_container_move_assignment::value)
+                allocator() = std::move(other.allocator());
+            steal(other);
+        } else {
+            this->assign(std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
+        }
+        return *this;
+    }
+
+    RELO_CONSTEXPR20 vector& operator=(std::initializer_list<T> list) {
+        this->assign(list);
+        return *this;
+    }
+
+    RELO_CONSTEXPR20 allocator_type get_allocator() const noexcept { return allocator(); }
+
+    /// Reduces capacity() to size() where the allocator can (non-binding, as std::vector's). The bytes
+    /// move by reallocate() for trivially relocatable T, a mapping shrinks in place, otherwise elements are
+    /// moved to a smaller block. An allocation failure leaves the vector as it was and is not reported.
+    RELO_CONSTEXPR20 void shrink_to_fit() {
+        const size_type n = this->size();
+        const size_type cap = this->capacity();
+        if (n == cap) return;
+        if (n == 0) {
+            release_storage();
+            return;
+        }
+        if (!detail::is_constant_evaluated()) {
+            if constexpr (detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value) {
+                try {
+                    set_storage(allocator().reallocate(storage_.begin, cap, n), n, n);
+                } catch (const std::bad_alloc&) {
+                }
+                return;
+            } else if constexpr (detail::has_try_expand<Allocator>::value) {
+                if (allocator().try_expand(storage_.begin, cap, n)) {
+                    storage_.capacity_end = storage_.begin + n;
+                    return;
+                }
+            }
+        }
+        allocation_result<T*> fresh{nullptr, 0};
+        try {
+            fresh = detail::allocate_at_least(allocator(), n);
+        } catch (const std::bad_alloc&) {
+            return;
+        }
+        if (fresh.count >= cap) {  // the allocator cannot give a smaller block
+            alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
+            return;
+        }
+        move_to(fresh);
+    }
+
+    /// Exchanges contents in O(1). The allocators are swapped when propagate_on_container_swap says so;
+    /// otherwise they must compare equal.
+    RELO_CONSTEXPR20 void swap(vector& other) noexcept {
+        if constexpr (alloc_traits::propagate_on_container_swap::value) {
+            using std::swap;
+            swap(allocator(), other.allocator());
+        } else {
+            RELO_EXPECTS(alloc_traits::is_always_equal::value || allocator() == other.allocator());
+        }
+        std::swap(storage_.begin, other.storage_.begin);
+        std::swap(storage_.end, other.storage_.end);
+        std::swap(storage_.capacity_end, other.storage_.capacity_end);
+    }
+
+private:
+    struct storage : detail::allocator_holder<Allocator> {
+        using detail::allocator_holder<Allocator>::allocator_holder;
+        T* begin = nullptr;
+        T* end = nullptr;
+        T* capacity_end = nullptr;
+    };
+    storage storage_;
+
+    /// The first allocation holds at least this many elements (64 bytes: one cache line, as the thesis and
+    /// folly do), which saves the 1-2-4-8 reallocations of tiny vectors.
+    static constexpr size_type min_first_capacity = sizeof(T) >= 64 ? 1 : 64 / sizeof(T);
+
+    RELO_CONSTEXPR20 Allocator& allocator() noexcept { return storage_.allocator(); }
+    RELO_CONSTEXPR20 const Allocator& allocator() const noexcept { return storage_.allocator(); }
+
+    // The storage interface of detail::sequence_ops.
+    RELO_CONSTEXPR20 T* seq_begin() const noexcept { return storage_.begin; }
+    RELO_CONSTEXPR20 T* seq_end() const noexcept { return storage_.end; }
+    RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return storage_.capacity_end; }
+    RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = e; }
+    RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
+    RELO_CONSTEXPR20 size_type seq_max_size() const noexcept {
+        const size_type by_allocator = alloc_traits::max_size(allocator());
+        const size_type by_difference = static_cast<size_type>(std::numeric_limits<difference_type>::max()) / sizeof(T);
+        return by_allocator < by_difference ? by_allocator : by_difference;
+    }
+
+    RELO_CONSTEXPR20 void seq_grow(size_type required) {
+        size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
+        if (storage_.begin == nullptr && want < min_first_capacity) {
+            want = min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();
+        }
+        reallocate(want, required);
+    }
+
+    RELO_CONSTEXPR20 void seq_reserve(size_type n) { reallocate(n, n); }
+
+    template <class Build>
+    RELO_CONSTEXPR20 void seq_rebuild(size_type n, Build&& build) {
+        const allocation_result<T*> fresh = detail::allocate_at_least(allocator(), n);
+        try {
+            build(fresh.ptr);
+        } catch (...) {
+            alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
+            throw;
+        }
+        release_storage();
+        set_storage(fresh.ptr, n, fresh.count);
+    }
+
+    /// Grows the storage to `want` elements, accepting anything from `need` (need <= want) when the
+    /// block can only grow in place that far. Strong guarantee.
+    RELO_NOINLINE RELO_CONSTEXPR20 void reallocate(size_type want, size_type need) {
+        if (storage_.begin != nullptr && !detail::is_constant_evaluated()) {
+            if constexpr (detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value) {
+                set_storage(allocator().reallocate(storage_.begin, this->capacity(), want), this->size(), want);
+                return;
+            } else if constexpr (detail::has_try_expand<Allocator>::value) {
+                if (expand_in_place(need, want)) return;
+            }
+        }
+        move_to(detail::allocate_at_least(allocator(), want));
+    }
+
+    /// Tries to grow the block in place to `want`, else to the largest size in [need, want) that fits,
+    /// found by binary search (each probe that fits is kept, so the search only ever grows the block).
+    bool expand_in_place(size_type need, size_type want) noexcept {
+        Allocator& a = allocator();
+        T* const p = storage_.begin;
+        const size_type cap = this->capacity();
+        if (a.try_expand(p, cap, want)) {
+            storage_.capacity_end = p + want;
+            return true;
+        }
+        if (need >= want || !a.try_expand(p, cap, need)) return false;
+        size_type fits = need;
+        size_type fails = want;
+        while (fails - fits > 1) {
+            const size_type mid = fits + (fails - fits) / 2;
+            if (a.try_expand(p, fits, mid)) {
+                fits = mid;
+            } else {
+                fails = mid;
+            }
+        }
+        storage_.capacity_end = p + fits;
+        return true;
+    }
+
+    /// Moves the elements into `fresh` and frees the old block. If moving throws (only for elements whose
+    /// move may throw, which are then copied), `fresh` is freed and the vector is unchanged.
+    RELO_CONSTEXPR20 void move_to(allocation_result<T*> fresh) {
+        T* const old_begin = storage_.begin;
+        const size_type n = this->size();
+        if (old_begin != nullptr) {
+            try {
+                detail::transfer_to_new_storage(allocator(), old_begin, storage_.end, fresh.ptr);
+            } catch (...) {
+                alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
+                throw;
+            }
+            alloc_traits::deallocate(allocator(), old_begin, this->capacity());
+        }
+        set_storage(fresh.ptr, n, fresh.count);
+    }
+
+    RELO_CONSTEXPR20 void set_storage(T* p, size_type n, size_type cap) noexcept {
+        storage_.begin = p;
+        storage_.end = p + n;
+        storage_.capacity_end = p + cap;
+    }
+
+    RELO_CONSTEXPR20 void release_storage() noexcept {
+        if (storage_.begin == nullptr) return;
+        detail::destroy(allocator(), storage_.begin, storage_.end);
+        alloc_traits::deallocate(allocator(), storage_.begin, this->capacity());
+        set_storage(nullptr, 0, 0);
+    }
+
+    RELO_CONSTEXPR20 void steal(vector& other) noexcept {
+        storage_.begin = std::exchange(other.storage_.begin, nullptr);
+        storage_.end = std::exchange(other.storage_.end, nullptr);
+        storage_.capacity_end = std::exchange(other.storage_.capacity_end, nullptr);
+    }
+};
+
+template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
+          std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+vector(InputIt, InputIt, Alloc = Alloc()) -> vector<typename std::iterator_traits<InputIt>::value_type, Alloc>;
+
+/// Erases every element equal to value; returns how many (the counterpart of std::erase).
+template <class T, class A, class G, class U>
+RELO_CONSTEXPR20 typename vector<T, A, G>::size_type erase(vector<T, A, G>& c, const U& value) {
+    auto equal = [&value](const T& e) { return e == value; };
+    return detail::erase_if(c, equal);
+}
+
+/// Erases every element satisfying pred; returns how many (the counterpart of std::erase_if).
+template <class T, class A, class G, class Pred>
+RELO_CONSTEXPR20 typename vector<T, A, G>::size_type erase_if(vector<T, A, G>& c, Pred pred) {
+    return detail::erase_if(c, pred);
+}
+
+namespace pmr {
+/// relo::vector with a std::pmr::polymorphic_allocator.
+template <class T, class Growth = growth_2>
+using vector = relo::vector<T, std::pmr::polymorphic_allocator<T>, Growth>;
+}  // namespace pmr
+
+}  // namespace relo
+
+#endif  // RELO_VECTOR_HPP

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# relo.sh — the project's two commands (see README.md).
+#
+#   ./relo.sh test            build and run every test in four configurations:
+#                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20
+#   ./relo.sh bench [ARGS]    build the benchmarks in Release and run them (quick by default), writing report/
+#
+# Both install what they need with apt-get when it is missing (as root, on Debian 12).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT=$(pwd)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+# Installs the Debian packages that are not installed yet.
+ensure_packages() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# configure_and_build NAME CXX STD BUILD_TYPE "EXTRA FLAGS" [cmake args...]
+configure_and_build() {
+  local name=$1 cxx=$2 std=$3 type=$4 flags=$5
+  shift 5
+  local dir="$ROOT/build/$name"
+  log "[$name] configure and build ($cxx, C++$std, $type, $flags)"
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD="$std" \
+    -DCMAKE_CXX_STANDARD_REQUIRED=ON -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_BUILD_TYPE="$type" \
+    -DCMAKE_CXX_FLAGS="$flags" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+  if ! cmake --build "$dir" -j "$JOBS" >"$dir.build.log" 2>&1; then
+    grep -E "error|Error" "$dir.build.log" | head -n 40
+    echo "build failed: see $dir.build.log"
+    return 1
+  fi
+}
+
+cmd_test() {
+  ensure_packages cmake make g++ clang libgtest-dev libgmock-dev
+  mkdir -p "$ROOT/build"
+  local configs=(
+    "gcc-cxx20|g++|20|Debug|-O1 -g|-DRELO_WERROR=ON"
+    "gcc-asan-ubsan|g++|20|Debug|-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all|-DRELO_WERROR=ON"
+    "gcc-cxx17|g++|17|Release|-O2|-DRELO_WERROR=ON"
+    "clang-cxx20|clang++|20|Release|-O2 -DRELO_HARDENED|-DRELO_WERROR=ON"
+  )
+  local passed=0 failed=0 failed_configs=()
+  for c in "${configs[@]}"; do
+    IFS='|' read -r name cxx std type flags extra <<<"$c"
+    if ! configure_and_build "$name" "$cxx" "$std" "$type" "$flags" $extra; then
+      failed=$((failed + 1)); failed_configs+=("$name (build)"); continue
+    fi
+    log "[$name] run tests"
+    local out="$ROOT/build/$name.ctest.log"
+    if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -j "$JOBS" >"$out" 2>&1); then :; else failed_configs+=("$name"); fi
+    grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" "$out" | tail -n 20 || true
+    local line
+    line=$(grep -E "tests passed, [0-9]+ tests failed out of" "$out" | tail -n1 || true)
+    if [[ $line =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+      failed=$((failed + BASH_REMATCH[1])); passed=$((passed + BASH_REMATCH[2] - BASH_REMATCH[1]))
+    else
+      failed=$((failed + 1))
+    fi
+    [[ " ${failed_configs[*]} " == *" $name "* ]] && sed -n '/The following tests FAILED/,$p' "$out"
+  done
+  echo
+  if [ ${#failed_configs[@]} -ne 0 ]; then echo "failing configurations: ${failed_configs[*]}"; fi
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ] && [ ${#failed_configs[@]} -eq 0 ]
+}
+
+cmd_bench() {
+  ensure_packages cmake make g++ libbenchmark-dev libboost-dev python3 python3-matplotlib
+  local dir="$ROOT/build/bench-release"
+  log "configure and build the benchmarks (Release, -O3 -march=native -DNDEBUG)"
+  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-O3 -march=native" \
+    -DCMAKE_CXX_STANDARD=20 -DRELO_BUILD_TESTS=OFF -DRELO_BUILD_EXAMPLES=OFF -DRELO_BUILD_BENCHMARKS=ON \
+    >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+  if ! cmake --build "$dir" -j "$JOBS" >"$dir.build.log" 2>&1; then
+    grep -E "error|Error" "$dir.build.log" | head -n 40
+    echo "build failed: see $dir.build.log"
+    return 1
+  fi
+  python3 "$ROOT/bench/run.py" --build-dir "$dir" "$@"
+}
+
+case "${1:-}" in
+  test) shift; cmd_test "$@" ;;
+  bench) shift; cmd_bench "$@" ;;
+  *) echo "usage: $0 test | bench [--full] [--only PATTERN] [--out DIR]" >&2; exit 2 ;;
+esac

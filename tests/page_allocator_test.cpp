@@ -1,0 +1,102 @@
+// tests/page_allocator_test.cpp — relo::page_allocator: both block kinds, the expansion protocol, and the
+// crossings between malloc and mappings.
+#include "relo/page_allocator.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "element_kinds.hpp"
+
+namespace relo_test {
+namespace {
+
+constexpr std::size_t threshold_ints = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
+
+void fill(int* p, std::size_t n) { std::iota(p, p + n, 1); }
+void expect_filled(const int* p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(p[i], static_cast<int>(i) + 1) << "at " << i;
+}
+
+TEST(PageAllocator, IsAStandardStatelessAllocator) {
+    relo::page_allocator<int> a;
+    relo::page_allocator<long> b(a);
+    EXPECT_TRUE(a == b);
+    EXPECT_FALSE(a != b);
+    static_assert(std::allocator_traits<relo::page_allocator<int>>::is_always_equal::value);
+    static_assert(std::is_same_v<std::allocator_traits<relo::page_allocator<int>>::rebind_alloc<char>,
+                                 relo::page_allocator<char>>);
+    static_assert(relo::page_allocator<std::string>::mapping_threshold() >
+                  relo::page_allocator<int>::mapping_threshold());
+}
+
+TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {
+    relo::page_allocator<int> a;
+    auto small = a.allocate_at_least(3);
+    EXPECT_GE(small.count, 3u);
+    EXPECT_LT(small.count * sizeof(int), relo::page_allocator<int>::mapping_threshold());
+    fill(small.ptr, small.count);
+    a.deallocate(small.ptr, small.count);
+
+    auto large = a.allocate_at_least(threshold_ints + 1);
+    EXPECT_GE(large.count, threshold_ints + 1);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.ptr) % relo::detail::os::page_size(), 0u);
+    EXPECT_EQ((large.count * sizeof(int)) % relo::detail::os::page_size(), 0u);
+    fill(large.ptr, large.count);
+    a.deallocate(large.ptr, large.count);
+}
+
+TEST(PageAllocator, ReallocateAcrossTheThresholdKeepsBytes) {
+    relo::page_allocator<int> a;
+    std::size_t n = 10;
+    int* p = a.allocate(n);
+    fill(p, n);
+    for (std::size_t next : {threshold_ints / 2, threshold_ints * 4, threshold_ints * 64, threshold_ints / 3, std::size_t{5}}) {
+        p = a.reallocate(p, n, next);
+        expect_filled(p, std::min(n, next));
+        fill(p, next);
+        n = next;
+    }
+    a.deallocate(p, n);
+}
+
+TEST(PageAllocator, TryExpandNeverMoves) {
+    relo::page_allocator<int> a;
+    const std::size_t n = threshold_ints * 2;
+    int* p = a.allocate(n);
+    fill(p, n);
+    // Whether the address space behind the mapping is free is up to the kernel; either answer is fine,
+    // but a success must keep the block where it is and make the new part usable.
+    if (a.try_expand(p, n, n * 2)) {
+        fill(p, n * 2);
+        EXPECT_TRUE(a.try_expand(p, n * 2, n));  // shrinking a mapping in place always works
+        expect_filled(p, n);
+    }
+    a.deallocate(p, n);
+    int* small = a.allocate(4);
+    EXPECT_FALSE(a.try_expand(small, 4, threshold_ints * 2)) << "a malloc block cannot become a mapping in place";
+    a.deallocate(small, 4);
+}
+
+TEST(PageAllocator, ImpossibleSizesThrow) {
+    relo::page_allocator<int> a;
+    EXPECT_THROW((void)a.allocate(a.max_size() + 1), std::bad_array_new_length);
+    EXPECT_THROW((void)a.allocate(a.max_size()), std::bad_alloc);
+}
+
+TEST(PageAllocator, OverAlignedBlocks) {
+    relo::page_allocator<overaligned> a;
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100}, std::size_t{100000}}) {
+        auto r = a.allocate_at_least(n);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(r.ptr) % 64, 0u);
+        overaligned* q = a.reallocate(r.ptr, r.count, n * 3);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q) % 64, 0u);
+        a.deallocate(q, n * 3);
+    }
+}
+
+}  // namespace
+}  // namespace relo_test
