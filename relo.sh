@@ -45,10 +45,11 @@ configure_and_build() {
 }
 
 cmd_test() {
-  ensure_packages cmake make g++ clang libgtest-dev libgmock-dev
+  ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib
   mkdir -p "$ROOT/build"
+  # The first configuration also builds the benchmarks and runs the suite's smoke mode.
   local configs=(
-    "gcc-cxx20|g++|20|Debug|-O1 -g|-DRELO_WERROR=ON"
+    "gcc-cxx20|g++|20|Debug|-O1 -g|-DRELO_WERROR=ON -DRELO_BUILD_BENCHMARKS=ON"
     "gcc-asan-ubsan|g++|20|Debug|-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all|-DRELO_WERROR=ON"
     "gcc-cxx17|g++|17|Release|-O2|-DRELO_WERROR=ON"
     "clang-cxx20|clang++|20|Release|-O2 -DRELO_HARDENED|-DRELO_WERROR=ON"

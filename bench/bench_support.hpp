@@ -59,6 +59,21 @@ struct relocatable_test_type {
 
 using big_trivial = std::array<int, 10>;
 
+/// The POD slides' "Thingie" (seed 003): a small class with its own copy constructor that is safe to move
+/// as bytes, and says so.
+struct thingie {
+    int a = 0;
+    int b = 0;
+    thingie() = default;
+    explicit thingie(int v) noexcept : a(v), b(-v) {}
+    thingie(const thingie& o) noexcept : a(o.a), b(o.b) {}
+    thingie& operator=(const thingie& o) noexcept {
+        a = o.a;
+        b = o.b;
+        return *this;
+    }
+};
+
 // ---- Clocks and process counters.
 
 inline double now_seconds() {
@@ -163,5 +178,6 @@ private:
 }  // namespace relo_bench
 
 RELO_TRIVIALLY_RELOCATABLE(relo_bench::relocatable_test_type);
+RELO_TRIVIALLY_RELOCATABLE(relo_bench::thingie);
 
 #endif  // RELO_BENCH_SUPPORT_HPP

@@ -44,7 +44,8 @@ def push_only_iterations(type_name, vectors, scale):
     50·i elements into (vectors/3 + 2)/2 vectors."""
     elements = scale / ELEMENT_SIZE[type_name]
     repeats = (vectors // 3 + 2) / 2
-    return max(20, int((2 * elements / (50 * repeats)) ** 0.5))
+    # The first `vectors` iterations only construct the vectors.
+    return vectors + max(20, int((2 * elements / (50 * repeats)) ** 0.5))
 
 
 def vector_experiments(mode, optional_peers):
@@ -88,21 +89,46 @@ def vector_experiments(mode, optional_peers):
         "foresight); the others grow as they go. relo's target: within 1.15x of the floor.",
         "vector_bench", push_impls, "std-reserve",
         [(f"n={n:.0e}".replace("+0", ""), ["push", "--n", str(n)]) for n in sizes]))
-    sweep_r = ["relo-r4k", "relo-r16k", "relo-r64k", "relo-r256k", "relo-r1m", "relo-rnever"]
-    sweep_o = ["relo-o128k", "relo-o1m", "relo-o4m", "relo-o32m", "relo-onever"]
-    pick = lambda names: [c for c in cells if c[0] in names]  # noqa: E731
+    loop_sizes = {"smoke": [10, 1000], "quick": [10, 100, 1000, 10 ** 5, 10 ** 6],
+                  "full": [10, 100, 1000, 10 ** 5, 10 ** 6]}[mode]
+    total = {"smoke": 10 ** 5, "quick": 2 * 10 ** 7, "full": 10 ** 8}[mode]
     experiments.append(Experiment(
-        "threshold-relocatable", "Choosing the mapping threshold for trivially relocatable types",
-        "relo::vector with page_allocator's relocatable_mapping_threshold at 4 KiB ... 1 MiB and never; "
-        "the other threshold fixed.", "vector_bench", ["std"] + sweep_r, "std",
-        pick({"push-only/int/1", "push-only/int/100", "push-only/array/10", "push-cons-dest/int",
-              "all/int", "push-cons-dest/array"})))
-    experiments.append(Experiment(
-        "threshold-other", "Choosing the mapping threshold for other types",
-        "relo::vector with page_allocator's other_mapping_threshold at 128 KiB ... 32 MiB and never.",
-        "vector_bench", ["std"] + sweep_o, "std",
-        pick({"push-only/string/1", "push-only/string/10", "push-only/test_type/1", "push-only/test_type/10",
-              "push-cons-dest/string", "all/test_type"})))
+        "pod-realloc", "Realloc for bitwise-movable types (the POD slides)",
+        "Seed 003: a fresh vector and n push_backs, repeated to about the same number of push_backs per cell, "
+        "for int and the slides' 'Thingie' (a class with its own copy constructor, declared trivially "
+        "relocatable). relo-stdalloc is relo::vector on std::allocator (allocate-move-free, memcpy for "
+        "relocatable types); relo-rnever never uses large blocks (pure realloc); relo is the default.",
+        "vector_bench", ["std", "relo-stdalloc", "relo-rnever", "relo"], "std",
+        [(f"{t}/n={n}", ["loops", "--type", t, "--n", str(n), "--reps", str(max(1, total // n))])
+         for t in ("int", "thingie") for n in loop_sizes]))
+    sweep_r = ["relo-r256k", "relo-r1m", "relo-r2m", "relo-r4m", "relo-r8m", "relo-r32m", "relo-rnever"]
+    sweep_o = ["relo-o256k", "relo-o1m", "relo-o2m", "relo-o4m", "relo-o8m", "relo-o32m", "relo-onever"]
+    sweep_policy = ["relo-res1", "relo-res4", "relo-res16", "relo-res64", "relo-nohuge"]
+    def sweep(name, title, description, impls, cell_names):
+        """Variants of relo against std::vector on a few cells of the environment."""
+        chosen = [c for c in cells if c[0] in cell_names]
+        return Experiment(name, title, description, "vector_bench", ["std"] + impls, "std", chosen)
+
+    experiments += [
+        sweep("threshold-relocatable", "Choosing the mapping threshold for trivially relocatable types",
+              "relo::vector with page_allocator's relocatable_mapping_threshold at 256 KiB ... 32 MiB and never "
+              "(below it: malloc/realloc); the other settings at their defaults.", sweep_r,
+              {"push-only/int/1", "push-only/int/100", "push-only/array/10", "push-cons-dest/int", "all/int",
+               "push-cons-dest/array"}),
+        sweep("threshold-other", "Choosing the mapping threshold for other types",
+              "relo::vector with page_allocator's other_mapping_threshold at 256 KiB ... 32 MiB and never.", sweep_o,
+              {"push-only/string/1", "push-only/string/10", "push-only/test_type/1", "push-only/test_type/10",
+               "push-cons-dest/string", "all/test_type"}),
+        sweep("growth-factor", "Choosing the growth factor",
+              "relo::vector with growth factors 1.5, 1.6 and 2 (the default).", ["relo-g15", "relo-g16", "relo-g2"],
+              {"push-only/int/1", "push-only/int/10", "push-only/string/10", "push-only/test_type/50",
+               "push-cons-dest/int", "push-cons-dest/string", "all/array", "all/test_type"}),
+        sweep("large-blocks", "Choosing the reservation and huge pages",
+              "relo::vector with large blocks that reserve 1x (no headroom), 4x, 16x and 64x their size, "
+              "and with transparent huge pages off.", sweep_policy,
+              {"push-only/int/1", "push-only/string/1", "push-only/test_type/10", "push-cons-dest/int",
+               "push-cons-dest/string", "all/array"}),
+    ]
     return experiments
 
 
@@ -148,7 +174,7 @@ def main():
     ap.add_argument("--out", default="report")
     ap.add_argument("--full", action="store_true", help="the documents' scale (hours)")
     ap.add_argument("--smoke", action="store_true", help="every experiment at a tiny size (seconds)")
-    ap.add_argument("--only", default="*", help="experiment names or cells matching this glob")
+    ap.add_argument("--only", default="*", help="comma-separated globs of experiments (vector-env) or cells (vector-env:push-only/int/*)")
     ap.add_argument("--rounds", type=int, default=None, help="repeats per case (default 5, smoke 1)")
     args = ap.parse_args()
 
@@ -161,7 +187,9 @@ def main():
 
     plan = []
     for e in experiments:
-        cells = [c for c in e.cells if fnmatch.fnmatch(e.name, args.only) or fnmatch.fnmatch(c[0], args.only)]
+        patterns = args.only.split(",")
+        cells = [c for c in e.cells
+                 if any(fnmatch.fnmatch(e.name, p) or fnmatch.fnmatch(f"{e.name}:{c[0]}", p) for p in patterns)]
         if not cells:
             continue
         r = e.rounds or rounds
@@ -209,7 +237,11 @@ def main():
         k = user_args.index("--build-dir")
         del user_args[k:k + 2]
     command = " ".join(["./relo.sh bench"] + user_args)
-    write_report(out, experiments, results, extra, machine_header(args.build_dir, command), failures)
+    header = machine_header(args.build_dir, command)
+    header.append("- peers: std::vector, boost::container::vector (default and growth factor 2), relo::vector; "
+                  "optional peers built in: " + (", ".join(optional) if optional else "none") +
+                  " (point CMake at uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR)")
+    write_report(out, experiments, results, extra, header, failures)
     print(f"report: {os.path.join(out, 'report.md')}")
     if failures:
         print("failures:\n  " + "\n  ".join(failures))

@@ -6,6 +6,8 @@
 //   vector_bench env  --impl I --type T --suite S --vectors N --iterations K [--seed S] [--series 1] [--stats 1]
 //       the thesis's environment: total time, per-iteration times (--series), growth statistics (--stats,
 //       from a second, untimed run)
+//   vector_bench loops --impl I --type int|thingie --n N --reps R
+//       the POD slides' experiment (seed 003): R times, a fresh vector and N push_backs
 //   vector_bench list
 //       the optional peers this binary was built with
 //   vector_bench push --impl I --n N
@@ -95,6 +97,38 @@ double push_ints(long n, bool reserve) {
     return now_seconds() - start;  // measured before v is freed, like the other variants
 }
 
+/// The POD slides' loop (seed 003): build a vector by push_back of n elements, `reps` times.
+template <class V>
+double push_loops(long n, long reps) {
+    using T = typename V::value_type;
+    const double start = now_seconds();
+    for (long r = 0; r < reps; ++r) {
+        V v;
+        for (long i = 0; i < n; ++i) v.push_back(T(static_cast<int>(i)));
+        keep(v.data());
+    }
+    return now_seconds() - start;
+}
+
+int run_loops(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const std::string type = opt.required("type");
+    const long n = opt.number("n", 1000);
+    const long reps = opt.number("reps", 1000);
+    double t = -1;
+    const bool found = with_vector_impl(impl, [&](auto impl_tag) {
+        using Impl = decltype(impl_tag);
+        if (type == "int") t = push_loops<typename Impl::template type<int>>(n, reps);
+        if (type == "thingie") t = push_loops<typename Impl::template type<thingie>>(n, reps);
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
+    if (t < 0) options::usage_error("unknown type " + type);
+    json_line out;
+    out.add("impl", impl).add("type", type).add("n", n).add("reps", reps).add("time_s", t);
+    out.print();
+    return 0;
+}
+
 /// push_back into a plain malloc/realloc buffer that doubles: the classic C approach.
 double push_malloc_realloc(long n) {
     const double start = now_seconds();
@@ -146,6 +180,7 @@ int main(int argc, char** argv) {
     const relo_bench::options opt(argc - 1, argv + 1);
     if (mode == "env") return relo_bench::run_env(opt);
     if (mode == "push") return relo_bench::run_push(opt);
+    if (mode == "loops") return relo_bench::run_loops(opt);
     if (mode == "list") {  // the optional peers this binary was built with
         for (const char* name : {"uwr", "rvector"})
             if (relo_bench::with_vector_impl(name, [](auto) {})) std::printf("%s\n", name);

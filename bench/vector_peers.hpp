@@ -26,10 +26,12 @@
 
 namespace relo_bench {
 
-template <std::size_t Relocatable, std::size_t Other>
+template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true>
 struct threshold_policy {
     static constexpr std::size_t relocatable_mapping_threshold = Relocatable;
     static constexpr std::size_t other_mapping_threshold = Other;
+    static constexpr std::size_t reservation_factor = Reservation;
+    static constexpr bool huge_pages = Huge;
 };
 
 struct std_vector {
@@ -64,12 +66,20 @@ struct relo_vector_std_allocator {
     using type = relo::vector<T, std::allocator<T>>;
 };
 
-/// relo::vector with page_allocator thresholds other than the defaults (for choosing them).
-template <std::size_t Relocatable, std::size_t Other>
-struct relo_vector_thresholds {
-    static constexpr const char* name = "relo::vector(thresholds)";
+/// relo::vector with another growth factor (for choosing the default).
+template <class Growth>
+struct relo_vector_growth {
+    static constexpr const char* name = "relo::vector(growth)";
     template <class T>
-    using type = relo::vector<T, relo::page_allocator<T, threshold_policy<Relocatable, Other>>>;
+    using type = relo::vector<T, relo::default_allocator<T>, Growth>;
+};
+
+/// relo::vector with a page_allocator policy other than the default (for choosing it).
+template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true>
+struct relo_vector_thresholds {
+    static constexpr const char* name = "relo::vector(policy)";
+    template <class T>
+    using type = relo::vector<T, relo::page_allocator<T, threshold_policy<Relocatable, Other, Reservation, Huge>>>;
 };
 
 #if defined(RELO_BENCH_HAVE_UWR)
@@ -97,19 +107,33 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "boost-gf2") return f(boost_vector_gf2{}), true;
     if (name == "relo") return f(relo_vector{}), true;
     if (name == "relo-stdalloc") return f(relo_vector_std_allocator{}), true;
-    // Sweeps of the mapping threshold for trivially relocatable types ...
-    if (name == "relo-r4k") return f(relo_vector_thresholds<4 * K, 32 * M>{}), true;
-    if (name == "relo-r16k") return f(relo_vector_thresholds<16 * K, 32 * M>{}), true;
-    if (name == "relo-r64k") return f(relo_vector_thresholds<64 * K, 32 * M>{}), true;
-    if (name == "relo-r256k") return f(relo_vector_thresholds<256 * K, 32 * M>{}), true;
-    if (name == "relo-r1m") return f(relo_vector_thresholds<M, 32 * M>{}), true;
-    if (name == "relo-rnever") return f(relo_vector_thresholds<never, 32 * M>{}), true;
-    // ... and for the others.
-    if (name == "relo-o128k") return f(relo_vector_thresholds<64 * K, 128 * K>{}), true;
-    if (name == "relo-o1m") return f(relo_vector_thresholds<64 * K, M>{}), true;
-    if (name == "relo-o4m") return f(relo_vector_thresholds<64 * K, 4 * M>{}), true;
-    if (name == "relo-o32m") return f(relo_vector_thresholds<64 * K, 32 * M>{}), true;
-    if (name == "relo-onever") return f(relo_vector_thresholds<64 * K, never>{}), true;
+    // Sweeps of one setting of the default policy at a time: the large-block threshold for trivially
+    // relocatable types, the one for the others, the reservation, and huge pages.
+    using P = relo::page_allocator_policy;
+    constexpr std::size_t R = P::relocatable_mapping_threshold, O = P::other_mapping_threshold;
+    constexpr std::size_t Res = P::reservation_factor;
+    if (name == "relo-r256k") return f(relo_vector_thresholds<256 * K, O, Res>{}), true;
+    if (name == "relo-r1m") return f(relo_vector_thresholds<M, O, Res>{}), true;
+    if (name == "relo-r2m") return f(relo_vector_thresholds<2 * M, O, Res>{}), true;
+    if (name == "relo-r4m") return f(relo_vector_thresholds<4 * M, O, Res>{}), true;
+    if (name == "relo-r8m") return f(relo_vector_thresholds<8 * M, O, Res>{}), true;
+    if (name == "relo-r32m") return f(relo_vector_thresholds<32 * M, O, Res>{}), true;
+    if (name == "relo-rnever") return f(relo_vector_thresholds<never, O, Res>{}), true;
+    if (name == "relo-o256k") return f(relo_vector_thresholds<R, 256 * K, Res>{}), true;
+    if (name == "relo-o1m") return f(relo_vector_thresholds<R, M, Res>{}), true;
+    if (name == "relo-o2m") return f(relo_vector_thresholds<R, 2 * M, Res>{}), true;
+    if (name == "relo-o4m") return f(relo_vector_thresholds<R, 4 * M, Res>{}), true;
+    if (name == "relo-o8m") return f(relo_vector_thresholds<R, 8 * M, Res>{}), true;
+    if (name == "relo-o32m") return f(relo_vector_thresholds<R, 32 * M, Res>{}), true;
+    if (name == "relo-onever") return f(relo_vector_thresholds<R, never, Res>{}), true;
+    if (name == "relo-res1") return f(relo_vector_thresholds<R, O, 1>{}), true;
+    if (name == "relo-res4") return f(relo_vector_thresholds<R, O, 4>{}), true;
+    if (name == "relo-res16") return f(relo_vector_thresholds<R, O, 16>{}), true;
+    if (name == "relo-res64") return f(relo_vector_thresholds<R, O, 64>{}), true;
+    if (name == "relo-nohuge") return f(relo_vector_thresholds<R, O, Res, false>{}), true;
+    if (name == "relo-g15") return f(relo_vector_growth<relo::growth_1_5>{}), true;
+    if (name == "relo-g16") return f(relo_vector_growth<relo::growth_1_6>{}), true;
+    if (name == "relo-g2") return f(relo_vector_growth<relo::growth_2>{}), true;
 #if defined(RELO_BENCH_HAVE_UWR)
     if (name == "uwr") return f(uwr_vector{}), true;
 #endif

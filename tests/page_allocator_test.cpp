@@ -29,8 +29,10 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
     static_assert(std::allocator_traits<relo::page_allocator<int>>::is_always_equal::value);
     static_assert(std::is_same_v<std::allocator_traits<relo::page_allocator<int>>::rebind_alloc<char>,
                                  relo::page_allocator<char>>);
-    static_assert(relo::page_allocator<std::string>::mapping_threshold() >
-                  relo::page_allocator<int>::mapping_threshold());
+    static_assert(relo::page_allocator<std::string>::mapping_threshold() ==
+                  relo::page_allocator_policy::other_mapping_threshold);
+    static_assert(relo::page_allocator<int>::mapping_threshold() ==
+                  relo::page_allocator_policy::relocatable_mapping_threshold);
 }
 
 TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {
@@ -43,8 +45,9 @@ TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {
 
     auto large = a.allocate_at_least(threshold_ints + 1);
     EXPECT_GE(large.count, threshold_ints + 1);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.ptr) % relo::detail::os::page_size(), 0u);
-    EXPECT_EQ((large.count * sizeof(int)) % relo::detail::os::page_size(), 0u);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.ptr) % 64, 0u);
+    // The block's elements end where its committed pages end (a 64-byte header precedes them).
+    EXPECT_EQ((64 + large.count * sizeof(int)) % relo::detail::os::page_size(), 0u);
     fill(large.ptr, large.count);
     a.deallocate(large.ptr, large.count);
 }
@@ -63,22 +66,47 @@ TEST(PageAllocator, ReallocateAcrossTheThresholdKeepsBytes) {
     a.deallocate(p, n);
 }
 
-TEST(PageAllocator, TryExpandNeverMoves) {
+TEST(PageAllocator, TryExpandGrowsIntoTheReservation) {
     relo::page_allocator<int> a;
     const std::size_t n = threshold_ints * 2;
     int* p = a.allocate(n);
     fill(p, n);
-    // Whether the address space behind the mapping is free is up to the kernel; either answer is fine,
-    // but a success must keep the block where it is and make the new part usable.
-    if (a.try_expand(p, n, n * 2)) {
-        fill(p, n * 2);
-        EXPECT_TRUE(a.try_expand(p, n * 2, n));  // shrinking a mapping in place always works
+    // A large block reserves room to grow: growing to several times its size works in place.
+    ASSERT_TRUE(a.try_expand(p, n, n * 2));
+    fill(p, n * 2);
+    ASSERT_TRUE(a.try_expand(p, n * 2, n * 8));
+    fill(p, n * 8);
+    EXPECT_TRUE(a.try_expand(p, n * 8, n));  // shrinking in place always works
+    expect_filled(p, n);
+    // Past the reservation, in place only if the address space behind it is free: either answer is
+    // fine, but a success must keep the block usable where it is.
+    if (a.try_expand(p, n, n * 1000)) {
+        fill(p, n * 1000);
+        a.deallocate(p, n * 1000);
+    } else {
         expect_filled(p, n);
+        a.deallocate(p, n);
     }
-    a.deallocate(p, n);
     int* small = a.allocate(4);
     EXPECT_FALSE(a.try_expand(small, 4, threshold_ints * 2)) << "a malloc block cannot become a mapping in place";
     a.deallocate(small, 4);
+}
+
+TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {
+    relo::page_allocator<int> a;
+    std::size_t n = threshold_ints;
+    int* p = a.allocate(n);
+    fill(p, n);
+    for (std::size_t factor : {32, 2}) {  // past the reservation (16x), then within the new one
+        const std::size_t next = n * factor;
+        p = a.reallocate(p, n, next);
+        expect_filled(p, n);
+        fill(p, next);
+        n = next;
+    }
+    p = a.reallocate(p, n, 100);  // back to malloc
+    expect_filled(p, 100);
+    a.deallocate(p, 100);
 }
 
 TEST(PageAllocator, ImpossibleSizesThrow) {

@@ -231,8 +231,11 @@ int in_limited_child(long headroom, const std::function<int()>& body) {
         int code = 91;
         try {
             code = body();
-        } catch (...) {
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "child: unexpected exception: %s\n", e.what());
             code = 92;
+        } catch (...) {
+            code = 93;
         }
         _exit(code);
     }
@@ -243,12 +246,16 @@ int in_limited_child(long headroom, const std::function<int()>& body) {
 
 template <class T>
 int grow_until_refused() {
+    // Address space set aside, and given back once the vector has been refused, so that the checks
+    // below (which may allocate) have room.
+    void* headroom = std::malloc(32 << 20);
     relo::vector<T> v;
     long pushed = 0;
     try {
         for (;; ++pushed) v.push_back(kind<T>::make(static_cast<int>(pushed % 1000000)));
     } catch (const std::bad_alloc&) {
     }
+    std::free(headroom);
     if (v.size() != static_cast<std::size_t>(pushed) || pushed < 1000) return 1;
     for (std::size_t i = 0; i < v.size(); i += 4099)
         if (kind<T>::key(v[i]) != static_cast<int>(i % 1000000)) return 2;

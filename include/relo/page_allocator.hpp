@@ -1,19 +1,18 @@
-// relo/page_allocator.hpp — relo's default allocator: malloc for small blocks, mmap/mremap for large ones.
+// relo/page_allocator.hpp — relo's default allocator: malloc for small blocks, reserved mappings for large ones.
 //
 // relo::page_allocator<T> is a standard Allocator (stateless, always equal) that also offers the expansion
 // protocol of docs/expansion_protocol.md:
 //   allocate_at_least(n)          reports the block's real size (malloc_usable_size, or whole pages);
-//   try_expand(p, old_n, new_n)   grows a block in place: mremap without MREMAP_MAYMOVE for a mapped block,
-//                                 the malloc chunk's slack for a small one; never moves anything;
-//   reallocate(p, old_n, new_n)   moves the *bytes* when it cannot grow in place (realloc, or mremap with
-//                                 MREMAP_MAYMOVE: the kernel moves page-table entries, nothing is copied).
-//                                 Containers call it only for trivially relocatable element types.
+//   try_expand(p, old_n, new_n)   resizes a block in place, never moving it: a large block commits more of
+//                                 its reservation; a small one grows within the malloc chunk's slack;
+//   reallocate(p, old_n, new_n)   moves the *bytes* when it cannot grow in place (realloc, or for a large
+//                                 block mremap into a larger reservation: page-table entries move, nothing
+//                                 is copied). Containers call it only for trivially relocatable types.
 //
-// Whether a block is malloc'ed or mapped is a pure function of its size in bytes and of T, so
-// deallocate(p, n) needs no header: below the policy's threshold it is a malloc block, at or above it a
-// mapping. Trivially relocatable types switch to mappings early (growth by mremap costs no copy); other
-// types much later (a failed in-place mremap means a fresh mapping and a full move, and fresh mappings
-// fault in every page, where malloc would reuse warm memory). docs/thresholds.md has the measurements
+// A large block (detail/large_block.hpp) reserves several times its size in address space and commits
+// pages as it grows, so growth in place almost always succeeds, for every element type; blocks of 2 MiB
+// and more use transparent huge pages. Whether a block is malloc'ed or large is a pure function of its
+// size in bytes and of T, so deallocate(p, n) needs no lookup. docs/thresholds.md has the measurements
 // behind the default policy.
 //
 // During constant evaluation every request goes to std::allocator<T>.
@@ -38,19 +37,24 @@
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/large_block.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/relocation.hpp"
 
 namespace relo {
 
-/// Where page_allocator switches from malloc to mmap, in bytes. A custom policy is any type with these two
-/// static members; pass it as page_allocator's second argument.
+/// Where page_allocator switches from malloc to its own large blocks, and how those behave. A custom
+/// policy is any type with these static members; pass it as page_allocator's second argument.
+/// docs/thresholds.md has the measurements behind each value.
 struct page_allocator_policy {
-    /// For trivially relocatable T: blocks of at least this many bytes are mappings grown by mremap.
-    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
-    /// For other T: blocks of at least this many bytes are mappings grown in place when the address
-    /// space allows it (glibc's largest dynamic mmap threshold, as the thesis chose).
-    static constexpr std::size_t other_mapping_threshold = std::size_t{32} << 20;
+    /// For trivially relocatable T: blocks of at least this many bytes are large blocks.
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{2} << 20;
+    /// For other T: blocks of at least this many bytes are large blocks.
+    static constexpr std::size_t other_mapping_threshold = std::size_t{2} << 20;
+    /// A large block reserves this many times its size in address space, to grow into in place.
+    static constexpr std::size_t reservation_factor = 16;
+    /// Large blocks of at least a huge page use transparent huge pages.
+    static constexpr bool huge_pages = true;
 };
 
 template <class T, class Policy = page_allocator_policy>
@@ -73,10 +77,10 @@ public:
     template <class U>
     constexpr page_allocator(const page_allocator<U, Policy>&) noexcept {}
 
-    /// Blocks of at least this many bytes are mappings; smaller ones come from malloc.
+    /// Blocks of at least this many bytes are large blocks (reserved mappings); smaller ones come from malloc.
     static constexpr std::size_t mapping_threshold() noexcept {
         if constexpr (alignof(T) > 4096) {
-            return std::numeric_limits<std::size_t>::max();  // mmap cannot promise the alignment
+            return std::numeric_limits<std::size_t>::max();  // a page cannot promise the alignment
         } else if constexpr (is_trivially_relocatable_v<T>) {
             return Policy::relocatable_mapping_threshold;
         } else {
@@ -98,8 +102,11 @@ public:
         if (n > max_size()) throw std::bad_array_new_length();
         const std::size_t bytes = n * sizeof(T);
         if (is_mapped(bytes)) {
-            void* p = detail::os::map(bytes);
-            return {static_cast<T*>(p), detail::os::round_up_to_pages(bytes) / sizeof(T)};
+            const auto block = detail::large_block::allocate(header_bytes, bytes, options());
+            std::size_t count = block.usable_bytes / sizeof(T);
+            // deallocate(p, count) must find the same committed length as deallocate(p, n) would.
+            if (committed_length(count) != committed_length(n)) count = n;
+            return {static_cast<T*>(block.data), count};
         }
         T* p = static_cast<T*>(malloc_block(bytes));
         return {p, usable_count(p, n)};
@@ -112,7 +119,7 @@ public:
         }
         const std::size_t bytes = n * sizeof(T);
         if (is_mapped(bytes)) {
-            detail::os::release(p, bytes);
+            detail::large_block::release(p, header_bytes);
         } else {
             free_block(p);
         }
@@ -126,7 +133,8 @@ public:
         if (new_n > max_size()) return false;
         const std::size_t old_bytes = old_n * sizeof(T);
         const std::size_t new_bytes = new_n * sizeof(T);
-        if (is_mapped(old_bytes)) return is_mapped(new_bytes) && detail::os::remap_in_place(p, old_bytes, new_bytes);
+        if (is_mapped(old_bytes))
+            return is_mapped(new_bytes) && detail::large_block::resize_in_place(p, header_bytes, old_bytes, new_bytes, options());
         if (is_mapped(new_bytes) || new_n < old_n) return false;
         return usable_bytes(p, old_bytes) >= new_bytes;
     }
@@ -140,14 +148,15 @@ public:
         const std::size_t new_bytes = new_n * sizeof(T);
         const bool old_mapped = is_mapped(old_bytes);
         const bool new_mapped = is_mapped(new_bytes);
-        if (old_mapped && new_mapped) return static_cast<T*>(detail::os::remap(p, old_bytes, new_bytes));
+        if (old_mapped && new_mapped)
+            return static_cast<T*>(detail::large_block::reallocate(p, header_bytes, old_bytes, new_bytes, options()));
         if (!old_mapped && !new_mapped && alignof(T) <= alignof(std::max_align_t)) {
             void* q = std::realloc(static_cast<void*>(p), new_bytes == 0 ? 1 : new_bytes);
             if (q == nullptr) detail::os::throw_bad_alloc();
             return static_cast<T*>(q);
         }
         // Across the malloc/mmap boundary, or an over-aligned malloc block: allocate, copy, free.
-        T* q = new_mapped ? static_cast<T*>(detail::os::map(new_bytes)) : static_cast<T*>(malloc_block(new_bytes));
+        T* q = new_mapped ? allocate_at_least(new_n).ptr : static_cast<T*>(malloc_block(new_bytes));
         std::memcpy(static_cast<void*>(q), static_cast<const void*>(p), old_bytes < new_bytes ? old_bytes : new_bytes);
         deallocate(p, old_n);
         return q;
@@ -163,6 +172,16 @@ public:
     }
 
 private:
+    // A large block keeps its reservation's length in front of the elements.
+    static constexpr std::size_t header_bytes = alignof(T) > 64 ? alignof(T) : 64;
+
+    static constexpr detail::large_block_options options() noexcept {
+        return {Policy::reservation_factor, Policy::huge_pages};
+    }
+    static std::size_t committed_length(std::size_t n) noexcept {
+        return detail::large_block::committed_length(header_bytes + n * sizeof(T), Policy::huge_pages);
+    }
+
     static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= mapping_threshold(); }
 
     static void* malloc_block(std::size_t bytes) {

@@ -59,10 +59,16 @@ inline void* map(std::size_t bytes) {
     return p;
 }
 
+/// Reserve `bytes` of address space with no access and no backing store; nullptr on failure.
+inline void* try_reserve(std::size_t bytes) noexcept {
+    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
 /// Reserve `bytes` of address space with no access and no backing store. Throws std::bad_alloc.
 inline void* reserve(std::size_t bytes) {
-    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) throw_bad_alloc();
+    void* p = try_reserve(bytes);
+    if (p == nullptr) throw_bad_alloc();
     return p;
 }
 
@@ -83,6 +89,15 @@ inline void decommit(void* p, std::size_t bytes) noexcept {
 /// Unmap a range obtained from map() or reserve() (or a page-aligned part of one).
 inline void release(void* p, std::size_t bytes) noexcept {
     if (p != nullptr && bytes != 0) (void)::munmap(p, round_up_to_pages(bytes));
+}
+
+/// The size of a transparent huge page (a PMD mapping), or 0 where relo does not use them.
+constexpr std::size_t huge_page_size() noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && (defined(__x86_64__) || defined(__aarch64__))
+    return std::size_t{2} << 20;
+#else
+    return 0;
+#endif
 }
 
 /// Ask for transparent huge pages on a range (advice only; ignored where unsupported).
@@ -129,6 +144,23 @@ inline void* remap(void* p, std::size_t old_bytes, std::size_t new_bytes) {
     release(p, old_len);
     return q;
 #endif
+}
+
+/// Move the pages of [p, p + old_bytes) to `target` (page-aligned, inside address space the caller
+/// reserved), resized to new_bytes; the old range is unmapped. Where the kernel can, page-table entries
+/// move and no byte is copied. Throws std::bad_alloc; on a throw nothing changed.
+inline void* remap_to(void* p, std::size_t old_bytes, std::size_t new_bytes, void* target) {
+    const std::size_t old_len = round_up_to_pages(old_bytes);
+    const std::size_t new_len = round_up_to_pages(new_bytes);
+#if RELO_HAS_MREMAP && defined(MREMAP_FIXED)
+    void* q = ::mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, target);
+    if (q != MAP_FAILED) return q;
+#endif
+    // Portable path (and the kernel's refusal, e.g. a range that spans several mappings): copy.
+    if (!commit(target, new_len)) throw_bad_alloc();
+    std::memcpy(target, p, old_len < new_len ? old_len : new_len);
+    release(p, old_len);
+    return target;
 }
 
 }  // namespace relo::detail::os
