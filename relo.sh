@@ -81,7 +81,8 @@ cmd_test() {
 }
 
 cmd_bench() {
-  ensure_packages cmake make g++ libbenchmark-dev libboost-dev python3 python3-matplotlib
+  ensure_packages cmake make g++ libboost-dev python3 python3-matplotlib util-linux \
+    libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4
   local dir="$ROOT/build/bench-release"
   log "configure and build the benchmarks (Release, -O3 -march=native -DNDEBUG)"
   cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-O3 -march=native" \

@@ -48,7 +48,7 @@ def push_only_iterations(type_name, vectors, scale):
     return vectors + max(20, int((2 * elements / (50 * repeats)) ** 0.5))
 
 
-def vector_experiments(mode, optional_peers):
+def vector_experiments(mode, optional_peers, allocators=()):
     scale = {"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB}[mode]
     mixed_iterations = {"smoke": 40, "quick": 500, "full": 2000}[mode]
     types = ["int", "array", "test_type", "string"]
@@ -92,6 +92,8 @@ def vector_experiments(mode, optional_peers):
     loop_sizes = {"smoke": [10, 1000], "quick": [10, 100, 1000, 10 ** 5, 10 ** 6],
                   "full": [10, 100, 1000, 10 ** 5, 10 ** 6]}[mode]
     total = {"smoke": 10 ** 5, "quick": 2 * 10 ** 7, "full": 10 ** 8}[mode]
+    loop_cells = [(f"{t}/n={n}", ["loops", "--type", t, "--n", str(n), "--reps", str(max(1, total // n))])
+                  for t in ("int", "thingie") for n in loop_sizes]
     experiments.append(Experiment(
         "pod-realloc", "Realloc for bitwise-movable types (the POD slides)",
         "Seed 003: a fresh vector and n push_backs, repeated to about the same number of push_backs per cell, "
@@ -99,14 +101,13 @@ def vector_experiments(mode, optional_peers):
         "relocatable). relo-stdalloc is relo::vector on std::allocator (allocate-move-free, memcpy for "
         "relocatable types); relo-rnever never uses large blocks (pure realloc); relo is the default.",
         "vector_bench", ["std", "relo-stdalloc", "relo-rnever", "relo"], "std",
-        [(f"{t}/n={n}", ["loops", "--type", t, "--n", str(n), "--reps", str(max(1, total // n))])
-         for t in ("int", "thingie") for n in loop_sizes]))
+        loop_cells))
     sweep_r = ["relo-r256k", "relo-r1m", "relo-r2m", "relo-r4m", "relo-r8m", "relo-r32m", "relo-rnever"]
     sweep_o = ["relo-o256k", "relo-o1m", "relo-o2m", "relo-o4m", "relo-o8m", "relo-o32m", "relo-onever"]
     sweep_policy = ["relo-res1", "relo-res4", "relo-res16", "relo-res64", "relo-nohuge"]
     def sweep(name, title, description, impls, cell_names):
         """Variants of relo against std::vector on a few cells of the environment."""
-        chosen = [c for c in cells if c[0] in cell_names]
+        chosen = [c for c in cells + loop_cells if c[0] in cell_names]
         return Experiment(name, title, description, "vector_bench", ["std"] + impls, "std", chosen)
 
     experiments += [
@@ -123,6 +124,18 @@ def vector_experiments(mode, optional_peers):
               "relo::vector with growth factors 1.5, 1.6 and 2 (the default).", ["relo-g15", "relo-g16", "relo-g2"],
               {"push-only/int/1", "push-only/int/10", "push-only/string/10", "push-only/test_type/50",
                "push-cons-dest/int", "push-cons-dest/string", "all/array", "all/test_type"}),
+        sweep("global-allocators", "std::vector and relo::vector over other malloc implementations",
+              "The same cases with jemalloc, mimalloc and tcmalloc as the process's malloc (LD_PRELOAD of "
+              "Debian's packages), against std::vector on glibc. relo's large blocks do not use malloc.",
+              [f"std+{a}" for a in allocators] + ["relo"] + [f"relo+{a}" for a in allocators],
+              {"push-only/int/1", "push-only/string/10", "push-only/test_type/100", "push-cons-dest/int",
+               "push-cons-dest/string", "all/array", "all/test_type", "int/n=1000", "thingie/n=100000"}),
+        sweep("small-growth", "Choosing between realloc and malloc-copy-free for small blocks",
+              "relo::vector whose small blocks (below realloc_threshold) grow by malloc-copy-free: never "
+              "(always realloc), below 1 KiB, 4 KiB, 64 KiB.", ["relo-copy0", "relo-copy1k", "relo-copy4k",
+                                                                 "relo-copy64k"],
+              {"push-only/int/100", "push-cons-dest/int", "all/int", "all/test_type", "int/n=100", "int/n=1000",
+               "thingie/n=1000", "int/n=100000"}),
         sweep("large-blocks", "Choosing the reservation and huge pages",
               "relo::vector with large blocks that reserve 1x (no headroom), 4x, 16x and 64x their size, "
               "and with transparent huge pages off.", sweep_policy,
@@ -159,10 +172,36 @@ def machine_header(build_dir, command):
     ]
 
 
+# Global allocators a case can run under (LD_PRELOAD of Debian's packages): "std+jemalloc" is std::vector
+# with jemalloc as malloc. Found at run time; missing ones are left out of the report.
+PRELOADS = {
+    "jemalloc": "libjemalloc.so.2",
+    "mimalloc": "libmimalloc.so.2",
+    "tcmalloc": "libtcmalloc_minimal.so.4",
+}
+LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+
+
+def find_preload(name):
+    for d in LIB_DIRS:
+        path = os.path.join(d, PRELOADS[name])
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def available_allocators():
+    return [name for name in PRELOADS if find_preload(name)]
+
+
 def run_case(program, argv, impl):
+    impl, _, allocator = impl.partition("+")
+    env = dict(os.environ)
+    if allocator:
+        env["LD_PRELOAD"] = find_preload(allocator)
     cmd = [program] + argv + ["--impl", impl]
     pin = ["taskset", "-c", "1"] if os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
-    out = subprocess.run(pin + cmd, capture_output=True, text=True)
+    out = subprocess.run(pin + cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr.strip()}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -183,7 +222,7 @@ def main():
     bench_dir = os.path.join(args.build_dir, "bench")
     program = os.path.join(bench_dir, "vector_bench")
     optional = subprocess.run([program, "list"], capture_output=True, text=True).stdout.split()
-    experiments = vector_experiments(mode, optional)
+    experiments = vector_experiments(mode, optional, available_allocators())
 
     plan = []
     for e in experiments:
@@ -240,7 +279,8 @@ def main():
     header = machine_header(args.build_dir, command)
     header.append("- peers: std::vector, boost::container::vector (default and growth factor 2), relo::vector; "
                   "optional peers built in: " + (", ".join(optional) if optional else "none") +
-                  " (point CMake at uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR)")
+                  " (point CMake at uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR); "
+                  "global allocators found: " + (", ".join(available_allocators()) or "none"))
     write_report(out, experiments, results, extra, header, failures)
     print(f"report: {os.path.join(out, 'report.md')}")
     if failures:

@@ -26,12 +26,14 @@
 
 namespace relo_bench {
 
-template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true>
+template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true,
+          std::size_t Realloc = relo::page_allocator_policy::realloc_threshold>
 struct threshold_policy {
     static constexpr std::size_t relocatable_mapping_threshold = Relocatable;
     static constexpr std::size_t other_mapping_threshold = Other;
     static constexpr std::size_t reservation_factor = Reservation;
     static constexpr bool huge_pages = Huge;
+    static constexpr std::size_t realloc_threshold = Realloc;
 };
 
 struct std_vector {
@@ -75,11 +77,13 @@ struct relo_vector_growth {
 };
 
 /// relo::vector with a page_allocator policy other than the default (for choosing it).
-template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true>
+template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true,
+          std::size_t Realloc = relo::page_allocator_policy::realloc_threshold>
 struct relo_vector_thresholds {
     static constexpr const char* name = "relo::vector(policy)";
     template <class T>
-    using type = relo::vector<T, relo::page_allocator<T, threshold_policy<Relocatable, Other, Reservation, Huge>>>;
+    using type =
+        relo::vector<T, relo::page_allocator<T, threshold_policy<Relocatable, Other, Reservation, Huge, Realloc>>>;
 };
 
 #if defined(RELO_BENCH_HAVE_UWR)
@@ -131,6 +135,10 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "relo-res16") return f(relo_vector_thresholds<R, O, 16>{}), true;
     if (name == "relo-res64") return f(relo_vector_thresholds<R, O, 64>{}), true;
     if (name == "relo-nohuge") return f(relo_vector_thresholds<R, O, Res, false>{}), true;
+    if (name == "relo-copy0") return f(relo_vector_thresholds<R, O, Res, true, 0>{}), true;
+    if (name == "relo-copy1k") return f(relo_vector_thresholds<R, O, Res, true, K>{}), true;
+    if (name == "relo-copy4k") return f(relo_vector_thresholds<R, O, Res, true, 4 * K>{}), true;
+    if (name == "relo-copy64k") return f(relo_vector_thresholds<R, O, Res, true, 64 * K>{}), true;
     if (name == "relo-g15") return f(relo_vector_growth<relo::growth_1_5>{}), true;
     if (name == "relo-g16") return f(relo_vector_growth<relo::growth_1_6>{}), true;
     if (name == "relo-g2") return f(relo_vector_growth<relo::growth_2>{}), true;

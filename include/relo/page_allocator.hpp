@@ -55,6 +55,9 @@ struct page_allocator_policy {
     static constexpr std::size_t reservation_factor = 16;
     /// Large blocks of at least a huge page use transparent huge pages.
     static constexpr bool huge_pages = true;
+    /// Small blocks below this many bytes grow by malloc-copy-free (which hits malloc's per-thread cache)
+    /// rather than by realloc (which does not); from it on, realloc may extend the block in place.
+    static constexpr std::size_t realloc_threshold = 1024;
 };
 
 template <class T, class Policy = page_allocator_policy>
@@ -150,12 +153,14 @@ public:
         const bool new_mapped = is_mapped(new_bytes);
         if (old_mapped && new_mapped)
             return static_cast<T*>(detail::large_block::reallocate(p, header_bytes, old_bytes, new_bytes, options()));
-        if (!old_mapped && !new_mapped && alignof(T) <= alignof(std::max_align_t)) {
+        if (!old_mapped && !new_mapped && alignof(T) <= alignof(std::max_align_t) &&
+            old_bytes >= Policy::realloc_threshold) {
             void* q = std::realloc(static_cast<void*>(p), new_bytes == 0 ? 1 : new_bytes);
             if (q == nullptr) detail::os::throw_bad_alloc();
             return static_cast<T*>(q);
         }
-        // Across the malloc/mmap boundary, or an over-aligned malloc block: allocate, copy, free.
+        // Small blocks, blocks crossing the malloc/large boundary, over-aligned malloc blocks:
+        // allocate, copy, free.
         T* q = new_mapped ? allocate_at_least(new_n).ptr : static_cast<T*>(malloc_block(new_bytes));
         std::memcpy(static_cast<void*>(q), static_cast<const void*>(p), old_bytes < new_bytes ? old_bytes : new_bytes);
         deallocate(p, old_n);

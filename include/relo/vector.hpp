@@ -174,7 +174,7 @@ public:
             alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
             return;
         }
-        move_to(fresh);
+        adopt(move_to(allocator(), current_block(), fresh));
     }
 
     /// Exchanges contents in O(1). The allocators are swapped when propagate_on_container_swap says so;
@@ -224,10 +224,10 @@ private:
         if (storage_.begin == nullptr && want < min_first_capacity) {
             want = min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();
         }
-        reallocate(want, required);
+        adopt(reallocate(growth_allocator(), current_block(), want, required));
     }
 
-    RELO_CONSTEXPR20 void seq_reserve(size_type n) { reallocate(n, n); }
+    RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(reallocate(growth_allocator(), current_block(), n, n)); }
 
     template <class Build>
     RELO_CONSTEXPR20 void seq_rebuild(size_type n, Build&& build) {
@@ -242,60 +242,76 @@ private:
         set_storage(fresh.ptr, n, fresh.count);
     }
 
-    /// Grows the storage to `want` elements, accepting anything from `need` (need <= want) when the
-    /// block can only grow in place that far. Strong guarantee.
-    RELO_NOINLINE RELO_CONSTEXPR20 void reallocate(size_type want, size_type need) {
-        if (storage_.begin != nullptr && !detail::is_constant_evaluated()) {
-            if constexpr (detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value) {
-                set_storage(allocator().reallocate(storage_.begin, this->capacity(), want), this->size(), want);
-                return;
-            } else if constexpr (detail::has_try_expand<Allocator>::value) {
-                if (expand_in_place(need, want)) return;
-            }
-        }
-        move_to(detail::allocate_at_least(allocator(), want));
+    // The growth code is out of line and works on a block passed by value, with a copy of a stateless
+    // allocator: so the vector's address never escapes a push_back loop, and the compiler can keep its
+    // pointers in registers (as it does for std::vector, whose growth path it inlines).
+    struct block {
+        T* begin;
+        T* end;
+        T* capacity_end;
+        constexpr size_type size() const noexcept { return static_cast<size_type>(end - begin); }
+        constexpr size_type capacity() const noexcept { return static_cast<size_type>(capacity_end - begin); }
+    };
+    using growth_allocator_t = std::conditional_t<std::is_empty_v<Allocator>, Allocator, Allocator&>;
+
+    RELO_CONSTEXPR20 growth_allocator_t growth_allocator() noexcept { return allocator(); }
+    RELO_CONSTEXPR20 block current_block() const noexcept {
+        return {storage_.begin, storage_.end, storage_.capacity_end};
+    }
+    RELO_CONSTEXPR20 void adopt(const block& b) noexcept {
+        storage_.begin = b.begin;
+        storage_.end = b.end;
+        storage_.capacity_end = b.capacity_end;
     }
 
-    /// Tries to grow the block in place to `want`, else to the largest size in [need, want) that fits,
-    /// found by binary search (each probe that fits is kept, so the search only ever grows the block).
-    bool expand_in_place(size_type need, size_type want) noexcept {
-        Allocator& a = allocator();
-        T* const p = storage_.begin;
-        const size_type cap = this->capacity();
-        if (a.try_expand(p, cap, want)) {
-            storage_.capacity_end = p + want;
-            return true;
+    /// Grows block b to `want` elements, accepting anything from `need` (need <= want) when the block can
+    /// only grow in place that far. Strong guarantee: on a throw b is unchanged.
+    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate(growth_allocator_t a, block b, size_type want, size_type need) {
+        if (b.begin != nullptr && !detail::is_constant_evaluated()) {
+            if constexpr (detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value) {
+                T* p = a.reallocate(b.begin, b.capacity(), want);
+                return {p, p + b.size(), p + want};
+            } else if constexpr (detail::has_try_expand<Allocator>::value) {
+                const size_type expanded = expand_in_place(a, b, need, want);
+                if (expanded != 0) return {b.begin, b.end, b.begin + expanded};
+            }
         }
-        if (need >= want || !a.try_expand(p, cap, need)) return false;
+        return move_to(a, b, detail::allocate_at_least(a, want));
+    }
+
+    /// The capacity block b reaches by growing in place: `want`, else the largest size in [need, want)
+    /// that fits, found by binary search (each probe that fits is kept, so the block only ever grows);
+    /// 0 if it cannot grow to `need`.
+    static size_type expand_in_place(Allocator& a, const block& b, size_type need, size_type want) noexcept {
+        const size_type cap = b.capacity();
+        if (a.try_expand(b.begin, cap, want)) return want;
+        if (need >= want || !a.try_expand(b.begin, cap, need)) return 0;
         size_type fits = need;
         size_type fails = want;
         while (fails - fits > 1) {
             const size_type mid = fits + (fails - fits) / 2;
-            if (a.try_expand(p, fits, mid)) {
+            if (a.try_expand(b.begin, fits, mid)) {
                 fits = mid;
             } else {
                 fails = mid;
             }
         }
-        storage_.capacity_end = p + fits;
-        return true;
+        return fits;
     }
 
-    /// Moves the elements into `fresh` and frees the old block. If moving throws (only for elements whose
-    /// move may throw, which are then copied), `fresh` is freed and the vector is unchanged.
-    RELO_CONSTEXPR20 void move_to(allocation_result<T*> fresh) {
-        T* const old_begin = storage_.begin;
-        const size_type n = this->size();
-        if (old_begin != nullptr) {
+    /// Moves the elements of b into `fresh` and frees b's storage. If moving throws (only for elements
+    /// whose move may throw, which are then copied), `fresh` is freed and b is unchanged.
+    static RELO_CONSTEXPR20 block move_to(Allocator& a, const block& b, allocation_result<T*> fresh) {
+        if (b.begin != nullptr) {
             try {
-                detail::transfer_to_new_storage(allocator(), old_begin, storage_.end, fresh.ptr);
+                detail::transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
             } catch (...) {
-                alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
+                alloc_traits::deallocate(a, fresh.ptr, fresh.count);
                 throw;
             }
-            alloc_traits::deallocate(allocator(), old_begin, this->capacity());
+            alloc_traits::deallocate(a, b.begin, b.capacity());
         }
-        set_storage(fresh.ptr, n, fresh.count);
+        return {fresh.ptr, fresh.ptr + b.size(), fresh.ptr + fresh.count};
     }
 
     RELO_CONSTEXPR20 void set_storage(T* p, size_type n, size_type cap) noexcept {

@@ -465,8 +465,10 @@ protected:
         self().seq_grow(n + extra);
     }
 
+    // Inline on purpose: an out-of-line call taking `this` would make every push_back loop keep the
+    // container's pointers in memory. The heavy part (the container's seq_grow) is out of line.
     template <class... Args>
-    RELO_NOINLINE RELO_CONSTEXPR20 reference grow_and_emplace_back(Args&&... args) {
+    RELO_CONSTEXPR20 reference grow_and_emplace_back(Args&&... args) {
         if constexpr (sizeof...(Args) == 0) {
             ensure_room_for(1);
             return fast_emplace_back();
