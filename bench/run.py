@@ -102,8 +102,8 @@ def vector_experiments(mode, optional_peers, allocators=()):
         "relocatable types); relo-rnever never uses large blocks (pure realloc); relo is the default.",
         "vector_bench", ["std", "relo-stdalloc", "relo-rnever", "relo"], "std",
         loop_cells))
-    sweep_r = ["relo-r256k", "relo-r1m", "relo-r2m", "relo-r4m", "relo-r8m", "relo-r32m", "relo-rnever"]
-    sweep_o = ["relo-o256k", "relo-o1m", "relo-o2m", "relo-o4m", "relo-o8m", "relo-o32m", "relo-onever"]
+    sweep_r = ["relo-r256k", "relo-r512k", "relo-r1m", "relo-r2m", "relo-r4m", "relo-r8m", "relo-r32m", "relo-rnever"]
+    sweep_o = ["relo-o256k", "relo-o512k", "relo-o1m", "relo-o2m", "relo-o4m", "relo-o8m", "relo-o32m", "relo-onever"]
     sweep_policy = ["relo-res1", "relo-res4", "relo-res16", "relo-res64", "relo-nohuge"]
     def sweep(name, title, description, impls, cell_names):
         """Variants of relo against std::vector on a few cells of the environment."""

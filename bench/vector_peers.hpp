@@ -117,6 +117,7 @@ bool with_vector_impl(const std::string& name, F&& f) {
     constexpr std::size_t R = P::relocatable_mapping_threshold, O = P::other_mapping_threshold;
     constexpr std::size_t Res = P::reservation_factor;
     if (name == "relo-r256k") return f(relo_vector_thresholds<256 * K, O, Res>{}), true;
+    if (name == "relo-r512k") return f(relo_vector_thresholds<512 * K, O, Res>{}), true;
     if (name == "relo-r1m") return f(relo_vector_thresholds<M, O, Res>{}), true;
     if (name == "relo-r2m") return f(relo_vector_thresholds<2 * M, O, Res>{}), true;
     if (name == "relo-r4m") return f(relo_vector_thresholds<4 * M, O, Res>{}), true;
@@ -124,6 +125,7 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "relo-r32m") return f(relo_vector_thresholds<32 * M, O, Res>{}), true;
     if (name == "relo-rnever") return f(relo_vector_thresholds<never, O, Res>{}), true;
     if (name == "relo-o256k") return f(relo_vector_thresholds<R, 256 * K, Res>{}), true;
+    if (name == "relo-o512k") return f(relo_vector_thresholds<R, 512 * K, Res>{}), true;
     if (name == "relo-o1m") return f(relo_vector_thresholds<R, M, Res>{}), true;
     if (name == "relo-o2m") return f(relo_vector_thresholds<R, 2 * M, Res>{}), true;
     if (name == "relo-o4m") return f(relo_vector_thresholds<R, 4 * M, Res>{}), true;

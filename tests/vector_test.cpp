@@ -85,6 +85,38 @@ TEST(Vector, ShrinkToFitAcrossTheMappingThreshold) {
     for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(kind<std::string>::key(v[i]), static_cast<int>(i) + 1);
 }
 
+// Elements larger than a page, and page-aligned ones: the large blocks' capacity rounding must agree
+// with what deallocate and try_expand compute later.
+struct alignas(4096) page_aligned {
+    int value = 0;
+};
+struct larger_than_a_page {
+    int value = 0;
+    char padding[5000 - sizeof(int)] = {};
+};
+
+template <class T>
+void grow_and_shrink_large_elements() {
+    relo::vector<T> v;
+    for (int i = 0; i < 3000; ++i) {
+        T e{};
+        e.value = i;
+        v.push_back(e);
+        ASSERT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % alignof(T), 0u);
+    }
+    for (int i = 0; i < 3000; i += 7) ASSERT_EQ(v[static_cast<std::size_t>(i)].value, i);
+    v.erase(v.begin() + 10, v.end());
+    v.shrink_to_fit();
+    for (int i = 0; i < 10; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)].value, i);
+    v.resize(2000);
+    EXPECT_EQ(v[9].value, 9);
+}
+
+TEST(Vector, ElementsLargerThanAPageOrPageAligned) {
+    grow_and_shrink_large_elements<larger_than_a_page>();
+    grow_and_shrink_large_elements<page_aligned>();
+}
+
 TEST(Vector, OverAlignedStorageIsAligned) {
     relo::vector<overaligned> v;
     for (int i = 0; i < 5000; ++i) {

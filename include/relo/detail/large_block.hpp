@@ -49,11 +49,14 @@ public:
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         if (bytes > SIZE_MAX / 2 - offset) os::throw_bad_alloc();
         const std::size_t committed = committed_length(offset + bytes, opt.huge_pages);
-        const bool huge = is_huge(committed, opt);
         std::size_t reserved = reservation_for(offset, bytes, committed, opt);
+        // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
+        // pages as soon as it has grown over them, even if it starts smaller.
+        bool huge = is_huge(reserved, opt);
         void* base = reserve_aligned(reserved, huge);
         if (base == nullptr && reserved != committed) {  // e.g. under RLIMIT_AS: no headroom, then
             reserved = committed;
+            huge = is_huge(reserved, opt);
             base = reserve_aligned(reserved, huge);
         }
         if (base == nullptr) os::throw_bad_alloc();
@@ -99,11 +102,12 @@ public:
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = committed_length(offset + old_bytes, opt.huge_pages);
         const std::size_t new_committed = committed_length(offset + new_bytes, opt.huge_pages);
-        const bool huge = is_huge(new_committed, opt);
         std::size_t reserved = reservation_for(offset, new_bytes, new_committed, opt);
+        bool huge = is_huge(reserved, opt);
         void* target = reserve_aligned(reserved, huge);
         if (target == nullptr) {
             reserved = new_committed;
+            huge = is_huge(reserved, opt);
             target = reserve_aligned(reserved, huge);
         }
         if (target == nullptr) os::throw_bad_alloc();
@@ -127,8 +131,8 @@ private:
 
     static std::size_t round_up(std::size_t n, std::size_t unit) noexcept { return (n + unit - 1) / unit * unit; }
 
-    static bool is_huge(std::size_t committed, large_block_options opt) noexcept {
-        return opt.huge_pages && os::huge_page_size() != 0 && committed >= os::huge_page_size();
+    static bool is_huge(std::size_t length, large_block_options opt) noexcept {
+        return opt.huge_pages && os::huge_page_size() != 0 && length >= os::huge_page_size();
     }
 
     static std::size_t reservation_for(std::size_t offset, std::size_t bytes, std::size_t committed,
