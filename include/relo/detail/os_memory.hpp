@@ -52,13 +52,6 @@ inline std::size_t round_up_to_pages(std::size_t bytes) noexcept {
 
 [[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
 
-/// Map `bytes` of fresh zeroed read-write memory. Throws std::bad_alloc.
-inline void* map(std::size_t bytes) {
-    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw_bad_alloc();
-    return p;
-}
-
 /// Reserve `bytes` of address space with no access and no backing store; nullptr on failure.
 inline void* try_reserve(std::size_t bytes) noexcept {
     void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -124,25 +117,6 @@ inline bool remap_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes
         return true;
     }
     return false;
-#endif
-}
-
-/// Resize the mapping at `p`, moving it (page-table entries, not bytes, where the kernel can) when it
-/// cannot grow in place. The contents are preserved. Throws std::bad_alloc; on a throw `p` is unchanged.
-inline void* remap(void* p, std::size_t old_bytes, std::size_t new_bytes) {
-    const std::size_t old_len = round_up_to_pages(old_bytes);
-    const std::size_t new_len = round_up_to_pages(new_bytes);
-    if (old_len == new_len) return p;
-#if RELO_HAS_MREMAP
-    void* q = ::mremap(p, old_len, new_len, MREMAP_MAYMOVE);
-    if (q == MAP_FAILED) throw_bad_alloc();
-    return q;
-#else
-    if (remap_in_place(p, old_len, new_len)) return p;
-    void* q = map(new_len);
-    std::memcpy(q, p, old_len < new_len ? old_len : new_len);
-    release(p, old_len);
-    return q;
 #endif
 }
 
