@@ -28,6 +28,17 @@ def interleave(cells, impls, rounds):
     return order
 
 
+def from_google_benchmark(report):
+    """One result from a Google Benchmark JSON report holding one benchmark: its real time per iteration
+    in seconds (time_s), and the iteration count."""
+    runs = [b for b in report.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+    if not runs:
+        raise RuntimeError("the Google Benchmark report has no benchmark")
+    b = runs[0]
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+    return {"name": b["name"], "time_s": b["real_time"] * scale, "iterations": b.get("iterations", 0)}
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 

@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import time
+from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import relo_report as rr  # noqa: E402
@@ -145,6 +146,44 @@ def vector_experiments(mode, optional_peers, allocators=()):
     return experiments
 
 
+def container_experiments(mode, static_peers, small_peers):
+    """The fixed-capacity and small-vector experiments (inplace_vector / small_vector issue)."""
+    capacity = {"smoke": 1000, "quick": 100000, "full": 500000}[mode]
+    mixed_iterations = {"smoke": 40, "quick": 500, "full": 2000}[mode]
+    scale = {"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB}[mode]
+    cells = []
+    for t in ["int", "array", "test_type", "string"]:
+        for k in (1, 10):
+            # Enough iterations to fill the k vectors, and enough fresh environments to push `scale` bytes.
+            fill = k * capacity * ELEMENT_SIZE[t]
+            it = push_only_iterations(t, k, fill)
+            cells.append((f"push-only/{t}/{k}", ["env", "--type", t, "--suite", "push-only", "--vectors", str(k),
+                                                 "--iterations", str(it), "--capacity", str(capacity),
+                                                 "--repeat", str(max(1, scale // fill))]))
+        for suite in ("push-cons-dest", "all"):
+            it = mixed_iterations if ELEMENT_SIZE[t] <= 8 else mixed_iterations * 3 // 5
+            cells.append((f"{suite}/{t}", ["env", "--type", t, "--suite", suite, "--iterations", str(it),
+                                           "--capacity", str(capacity)]))
+    uwr = ["uwr", "uwr-unchecked"] if "uwr" in static_peers else []
+    experiments = [Experiment(
+        "static-env", "Fixed-capacity vectors in the thesis's environment",
+        f"Seed 000, section 6.4: the vector environment with static vectors of capacity {capacity:,} (push_back and "
+        "insert add what still fits; push-only runs fresh environments until the pushed elements reach the suite's "
+        "scale, since filling a vector takes milliseconds). relo is relo::inplace_vector with push_back, relo-unchecked with "
+        "unchecked (fast) push_back; uwr is the thesis's uwr::static_vector (checked; -unchecked: fast_push_back). "
+        "Baseline: boost::container::static_vector.",
+        "static_bench", ["boost", "relo", "relo-unchecked"] + uwr, "boost", cells)]
+    gbench_impls = ["std", "std-reserve", "boost", "relo"] + [p for p in ("absl", "llvm") if p in small_peers]
+    experiments.append(Experiment(
+        "small-vector", "Small vectors: push_back of chi-squared lengths",
+        "Seed 004: 100 lengths from a chi-squared distribution (8 degrees of freedom, fixed seed), a fresh "
+        "container for each, filled by push_back; columns by inline capacity N. std-reserve is std::vector with "
+        "reserve(N) first. Time per batch of 100 containers (Google Benchmark, one benchmark per process).",
+        "small_vector_gbench", gbench_impls, "std",
+        [(f"N={n}", ["gbench", f"small/{n}"]) for n in (8, 12, 16, 32)]))
+    return experiments
+
+
 def machine_header(build_dir, command):
     def sh(cmd):
         try:
@@ -199,12 +238,24 @@ def run_case(program, argv, impl):
     env = dict(os.environ)
     if allocator:
         env["LD_PRELOAD"] = find_preload(allocator)
-    cmd = [program] + argv + ["--impl", impl]
+    gbench = bool(argv) and argv[0] == "gbench"
+    if gbench:  # a Google Benchmark program: one benchmark, named <cell>/<impl>
+        # Names are letters, digits, '/' and '-': no regex metacharacters to escape (and Google
+        # Benchmark's regex rejects Python's escapes).
+        cmd = [program, f"--benchmark_filter=^{argv[1]}/{impl}$", "--benchmark_format=json",
+               f"--benchmark_min_time={GBENCH_MIN_TIME}"]
+    else:
+        cmd = [program] + argv + ["--impl", impl]
     pin = ["taskset", "-c", "1"] if os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
     out = subprocess.run(pin + cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr.strip()}")
+    if gbench:
+        return rr.from_google_benchmark(json.loads(out.stdout))
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+GBENCH_MIN_TIME = 0.5  # seconds per Google Benchmark case (set lower by --smoke)
 
 
 def main():
@@ -222,7 +273,16 @@ def main():
     bench_dir = os.path.join(args.build_dir, "bench")
     program = os.path.join(bench_dir, "vector_bench")
     optional = subprocess.run([program, "list"], capture_output=True, text=True).stdout.split()
+    static_program = os.path.join(bench_dir, "static_bench")
+    small_optional = subprocess.run([static_program, "list"], capture_output=True, text=True).stdout.split()
     experiments = vector_experiments(mode, optional, available_allocators())
+    experiments += container_experiments(mode, small_optional, small_optional)
+    if not os.path.exists(os.path.join(bench_dir, "small_vector_gbench")):
+        experiments = [e for e in experiments if e.program != "small_vector_gbench"]
+        print("note: small_vector_gbench was not built (Google Benchmark missing); skipping small-vector")
+    global GBENCH_MIN_TIME
+    if mode == "smoke":
+        GBENCH_MIN_TIME = 0.01
 
     plan = []
     for e in experiments:
@@ -257,6 +317,12 @@ def main():
 
     # Growth statistics (untimed runs) and time series for the thesis's figures, for the push-only cells run.
     extra = []
+    if any(e.name in ("static-env", "small-vector") for e, *_ in plan):
+        sizes = subprocess.run([static_program, "sizes"], capture_output=True, text=True, check=True).stdout
+        for line in sizes.splitlines():
+            r = json.loads(line)
+            r.update({"experiment": "sizes", "cell": f"{r['type']}/{r['n']}", "impl": r["container"], "round": 0})
+            extra.append(r)
     env_cells = {(label, tuple(argv)) for e, _, label, argv, _ in plan if e.name == "vector-env"}
     env = next(e for e in experiments if e.name == "vector-env")
     for label, argv in sorted(env_cells):
@@ -277,9 +343,11 @@ def main():
         del user_args[k:k + 2]
     command = " ".join(["./relo.sh bench"] + user_args)
     header = machine_header(args.build_dir, command)
-    header.append("- peers: std::vector, boost::container::vector (default and growth factor 2), relo::vector; "
-                  "optional peers built in: " + (", ".join(optional) if optional else "none") +
-                  " (point CMake at uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR); "
+    header.append("- peers: std::vector, boost::container::vector (default and growth factor 2), static_vector and "
+                  "small_vector, relo's containers; optional peers built in: " +
+                  (", ".join(sorted(set(optional + small_optional))) or "none") +
+                  " (Abseil and LLVM from Debian's libabsl-dev and llvm-dev when installed; point CMake at "
+                  "uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR); "
                   "global allocators found: " + (", ".join(available_allocators()) or "none"))
     write_report(out, experiments, results, extra, header, failures)
     print(f"report: {os.path.join(out, 'report.md')}")
@@ -321,6 +389,18 @@ def write_report(out, experiments, results, extra, header, failures):
             png = rr.bar_chart(summary, e.name, e.impls, e.baseline, e.title, os.path.join(out, f"{e.name}.png"))
             if png:
                 lines += [f"![{e.name}]({os.path.basename(png)})", ""]
+    sizes = [r for r in extra if r["experiment"] == "sizes"]
+    extra = [r for r in extra if r["experiment"] != "sizes"]
+    if sizes:
+        lines += ["## sizeof of the small and fixed-capacity vectors", "",
+                  "Bytes, for inline capacity N (std::vector and relo::vector have none: N = 0).", ""]
+        containers = list(OrderedDict.fromkeys(r["container"] for r in sizes))
+        columns = list(OrderedDict.fromkeys(r["cell"] for r in sizes))
+        value = {(r["container"], r["cell"]): r["sizeof"] for r in sizes}
+        lines += ["| container | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+        for c in containers:
+            lines.append(f"| {c} | " + " | ".join(str(value.get((c, col), "")) for col in columns) + " |")
+        lines.append("")
     if extra:
         lines += ["## Reallocations", "",
                   "From a separate, untimed run of each push-only case: how often growth reallocated, how many of "

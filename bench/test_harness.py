@@ -102,9 +102,30 @@ class PlanTest(unittest.TestCase):
 
     def test_every_experiment_has_its_baseline_among_its_implementations(self):
         for mode in ("smoke", "quick", "full"):
-            for e in run.vector_experiments(mode, []):
+            for e in run.vector_experiments(mode, []) + run.container_experiments(mode, ["uwr"], ["absl"]):
                 self.assertIn(e.baseline, e.impls, e.name)
                 self.assertTrue(e.cells, e.name)
+
+    def test_static_vectors_fill_to_their_capacity_and_peers_are_optional(self):
+        static, small = run.container_experiments("quick", [], ["llvm"])
+        self.assertEqual(static.impls, ["boost", "relo", "relo-unchecked"])
+        self.assertEqual(small.impls, ["std", "std-reserve", "boost", "relo", "llvm"])
+        for _, argv in static.cells:
+            self.assertEqual(argv[argv.index("--capacity") + 1], "100000")
+
+
+class GoogleBenchmarkTest(unittest.TestCase):
+    def test_real_time_per_iteration_in_seconds(self):
+        report = {"context": {}, "benchmarks": [
+            {"name": "small/8/relo", "run_type": "iteration", "iterations": 1000, "real_time": 250.0,
+             "cpu_time": 249.0, "time_unit": "us"}]}
+        r = rr.from_google_benchmark(report)
+        self.assertAlmostEqual(r["time_s"], 250e-6)
+        self.assertEqual(r["iterations"], 1000)
+
+    def test_an_empty_report_is_an_error(self):
+        with self.assertRaises(RuntimeError):
+            rr.from_google_benchmark({"benchmarks": []})
 
 
 if __name__ == "__main__":

@@ -13,12 +13,18 @@
 // vectors), push-cons-dest (construct, destroy, push_back) and all (every action). Every implementation
 // sees the same random choices for the same seed, because the choices never depend on the vectors'
 // capacities or addresses.
+//
+// Fixed-capacity vectors (Capacity > 0, the thesis's static_vector experiments, section 6.4): push_back and
+// insert add at most what still fits, so the random choices stay the same for every implementation; the
+// vectors are kept in a std::deque, so that adding one never moves the others. Unchecked = true appends
+// with fast_emplace_back (no capacity check), the thesis's "push_back optimization".
 #ifndef RELO_BENCH_VECTOR_ENVIRONMENT_HPP
 #define RELO_BENCH_VECTOR_ENVIRONMENT_HPP
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <random>
 #include <string>
 #include <utility>
@@ -44,9 +50,10 @@ struct growth_stats {
     long bytes_moved = 0;    // bytes of elements whose address changed in a growth
 };
 
-template <class Vector, bool Track = false>
+template <class Vector, bool Track = false, std::size_t Capacity = 0, bool Unchecked = false>
 class vector_environment {
     using T = typename Vector::value_type;
+    using collection = std::conditional_t<Capacity == 0, std::vector<Vector>, std::deque<Vector>>;
 
 public:
     vector_environment(suite s, unsigned seed, std::size_t vectors) : suite_(s), rng_(seed), vectors_(vectors) {}
@@ -77,7 +84,7 @@ private:
     suite suite_;
     std::mt19937_64 rng_;
     std::size_t vectors_;
-    std::vector<Vector> env_;
+    collection env_;
     growth_stats stats_;
 
     template <class I>
@@ -109,8 +116,11 @@ private:
         for (std::size_t k = 0; k < q; ++k) {
             Vector& v = env_[pick_index()];
             std::size_t n = pick<std::size_t>(0, static_cast<std::size_t>(i) * 100 + 1);
+            if constexpr (Capacity != 0) n = std::min(n, Capacity - v.size());
             while (n--) {
-                if constexpr (Track) {
+                if constexpr (Unchecked) {
+                    v.fast_emplace_back();
+                } else if constexpr (Track) {
                     const auto* before = v.data();
                     const std::size_t cap = v.capacity();
                     v.emplace_back();
@@ -147,7 +157,8 @@ private:
         const std::size_t q = repeats();
         for (std::size_t k = 0; k < q; ++k) {
             Vector& v = env_[pick_index()];
-            const std::size_t n = pick<std::size_t>(0, static_cast<std::size_t>(i) + 1);
+            std::size_t n = pick<std::size_t>(0, static_cast<std::size_t>(i) + 1);
+            if constexpr (Capacity != 0) n = std::min(n, Capacity - v.size());
             const std::size_t pos = pick<std::size_t>(0, v.size());
             v.insert(v.begin() + static_cast<std::ptrdiff_t>(pos), n, T());
         }

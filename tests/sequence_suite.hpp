@@ -23,12 +23,10 @@
 #include <gtest/gtest.h>
 
 #include "element_kinds.hpp"
+#include "sequence_limit.hpp"
 
 namespace relo_test {
 
-/// How many elements a container type can hold; fixed-capacity containers specialize it.
-template <class C>
-struct sequence_limit : std::integral_constant<std::size_t, static_cast<std::size_t>(-1)> {};
 
 /// A single-pass input iterator that makes the values of a list of keys as it goes (prvalues, so it also
 /// feeds move-only kinds).
@@ -115,6 +113,8 @@ protected:
         return out;
     }
     static std::size_t small(std::size_t n) { return std::min(n, limit); }
+    /// Whether the container can hold n elements (tests with fixed contents need this many).
+    static constexpr bool holds(std::size_t n) { return n <= limit; }
 
 private:
     long live_before_ = 0;
@@ -158,9 +158,11 @@ TYPED_TEST_P(SequenceTest, CountConstructorsAndResize) {
         std::vector<int> model = this->iota(this->small(4));
         model.resize(this->small(9), 5);
         EXPECT_EQ(this->keys(e), model);
-        e.resize(this->small(20), e[1]);  // the value aliases an element
-        model.resize(this->small(20), model[1]);
-        EXPECT_EQ(this->keys(e), model);
+        if (this->holds(2)) {
+            e.resize(this->small(20), e[1]);  // the value aliases an element
+            model.resize(this->small(20), model[1]);
+            EXPECT_EQ(this->keys(e), model);
+        }
     }
 }
 
@@ -182,8 +184,10 @@ TYPED_TEST_P(SequenceTest, RangeConstructors) {
         EXPECT_EQ(this->keys(C(deque.begin(), deque.end())), model);
         const C contiguous(from_input.begin(), from_input.end());
         EXPECT_EQ(this->keys(contiguous), model);
-        const C from_list{K::make(1), K::make(2), K::make(3)};
-        EXPECT_EQ(this->keys(from_list), (std::vector<int>{1, 2, 3}));
+        if (this->holds(3)) {
+            const C from_list{K::make(1), K::make(2), K::make(3)};
+            EXPECT_EQ(this->keys(from_list), (std::vector<int>{1, 2, 3}));
+        }
     }
 }
 
@@ -203,8 +207,10 @@ TYPED_TEST_P(SequenceTest, CopyAndMove) {
         const C& same = c;
         c = same;  // self-assignment
         EXPECT_EQ(this->keys(c), model);
-        c = {K::make(9), K::make(8)};
-        EXPECT_EQ(this->keys(c), (std::vector<int>{9, 8}));
+        if (this->holds(2)) {
+            c = {K::make(9), K::make(8)};
+            EXPECT_EQ(this->keys(c), (std::vector<int>{9, 8}));
+        }
     }
     C moved(std::move(a));
     EXPECT_EQ(this->keys(moved), model);
@@ -231,6 +237,7 @@ TYPED_TEST_P(SequenceTest, PushBackAndEmplaceBack) {
     }
     EXPECT_EQ(this->keys(c), model);
     if constexpr (TestFixture::copyable) {
+        if (!this->holds(2)) return;
         // push_back of an element of the container itself, at every capacity boundary on the way.
         C d = this->make({5});
         std::vector<int> dm{5};
@@ -249,8 +256,10 @@ TYPED_TEST_P(SequenceTest, PushBackAndEmplaceBack) {
 TYPED_TEST_P(SequenceTest, PopBackAndSafePopBack) {
     RELO_SUITE_TYPES;
     C c = this->make(this->iota(this->small(4)));
-    c.pop_back();
-    EXPECT_EQ(this->keys(c), this->iota(this->small(3)));
+    if (!c.empty()) {
+        c.pop_back();
+        EXPECT_EQ(this->keys(c), this->iota(this->small(4) - 1));
+    }
     c.clear();
     EXPECT_TRUE(c.empty());
     c.safe_pop_back();  // no effect on an empty container
@@ -414,6 +423,7 @@ TYPED_TEST_P(SequenceTest, Assign) {
     if constexpr (TestFixture::copyable) {
         c.assign(this->small(40), K::make(3));
         EXPECT_EQ(this->keys(c), std::vector<int>(this->small(40), 3));
+        if (!this->holds(3)) return;
         c.assign(2, K::make(4));
         EXPECT_EQ(this->keys(c), (std::vector<int>{4, 4}));
         c.assign({K::make(1), K::make(2), K::make(3)});
@@ -442,13 +452,15 @@ TYPED_TEST_P(SequenceTest, ReserveAndShrink) {
     // Through a volatile, so that the optimizer does not warn about the impossible size on paths it
     // cannot prove dead (GCC 12's -Warray-bounds).
     volatile std::size_t too_many = c.max_size() + 1;
-    EXPECT_THROW(c.reserve(too_many), std::length_error);
-    EXPECT_THROW(c.resize(too_many), std::length_error);
+    using error = typename too_large_error<C>::type;
+    EXPECT_THROW(c.reserve(too_many), error);
+    EXPECT_THROW(c.resize(too_many), error);
     EXPECT_TRUE(c.empty());
 }
 
 TYPED_TEST_P(SequenceTest, ElementAccess) {
     RELO_SUITE_TYPES;
+    if (!this->holds(3)) return;
     C c = this->make(this->iota(this->small(6)));
     const C& cc = c;
     EXPECT_EQ(K::key(c.front()), 1);
@@ -468,6 +480,7 @@ TYPED_TEST_P(SequenceTest, ElementAccess) {
 
 TYPED_TEST_P(SequenceTest, ComparisonsAndSwap) {
     RELO_SUITE_TYPES;
+    if (!this->holds(3)) return;
     C a = this->make({1, 2, 3});
     C b = this->make({1, 2, 4});
     C c = this->make({1, 2});
@@ -502,6 +515,7 @@ TYPED_TEST_P(SequenceTest, EraseAndEraseIf) {
     EXPECT_EQ(removed, expected);
     EXPECT_EQ(this->keys(c), model);
     if constexpr (TestFixture::copyable) {
+        if (!this->holds(5)) return;
         const T value = K::make(4);
         EXPECT_EQ(erase(c, value), 1u);
         model.erase(std::find(model.begin(), model.end(), 4));

@@ -3,8 +3,10 @@
 #define RELO_RELO_HPP
 
 #include "relo/growth.hpp"
+#include "relo/inplace_vector.hpp"
 #include "relo/page_allocator.hpp"
 #include "relo/relocation.hpp"
+#include "relo/small_vector.hpp"
 #include "relo/vector.hpp"
 
 #endif  // RELO_RELO_HPP

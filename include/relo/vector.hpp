@@ -34,6 +34,7 @@
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/heap_block.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/growth.hpp"
@@ -143,38 +144,12 @@ public:
     /// move by reallocate() for trivially relocatable T, a mapping shrinks in place, otherwise elements are
     /// moved to a smaller block. An allocation failure leaves the vector as it was and is not reported.
     RELO_CONSTEXPR20 void shrink_to_fit() {
-        const size_type n = this->size();
-        const size_type cap = this->capacity();
-        if (n == cap) return;
-        if (n == 0) {
+        if (this->size() == this->capacity()) return;
+        if (this->empty()) {
             release_storage();
             return;
         }
-        if (!detail::is_constant_evaluated()) {
-            if constexpr (detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value) {
-                try {
-                    set_storage(allocator().reallocate(storage_.begin, cap, n), n, n);
-                } catch (const std::bad_alloc&) {
-                }
-                return;
-            } else if constexpr (detail::has_try_expand<Allocator>::value) {
-                if (allocator().try_expand(storage_.begin, cap, n)) {
-                    storage_.capacity_end = storage_.begin + n;
-                    return;
-                }
-            }
-        }
-        allocation_result<T*> fresh{nullptr, 0};
-        try {
-            fresh = detail::allocate_at_least(allocator(), n);
-        } catch (const std::bad_alloc&) {
-            return;
-        }
-        if (fresh.count >= cap) {  // the allocator cannot give a smaller block
-            alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
-            return;
-        }
-        adopt(move_to(allocator(), current_block(), fresh));
+        adopt(growth::shrink(allocator(), current_block()));
     }
 
     /// Exchanges contents in O(1). The allocators are swapped when propagate_on_container_swap says so;
@@ -212,49 +187,34 @@ private:
     RELO_CONSTEXPR20 T* seq_end() const noexcept { return storage_.end; }
     RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return storage_.capacity_end; }
     RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = e; }
+    RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }
     RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
-    RELO_CONSTEXPR20 size_type seq_max_size() const noexcept {
-        const size_type by_allocator = alloc_traits::max_size(allocator());
-        const size_type by_difference = static_cast<size_type>(std::numeric_limits<difference_type>::max()) / sizeof(T);
-        return by_allocator < by_difference ? by_allocator : by_difference;
-    }
+    RELO_CONSTEXPR20 size_type seq_max_size() const noexcept { return detail::max_elements<T>(allocator()); }
+    static constexpr bool seq_fixed_capacity = false;
+    [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     RELO_CONSTEXPR20 void seq_grow(size_type required) {
         size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
         if (storage_.begin == nullptr && want < min_first_capacity) {
             want = min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();
         }
-        adopt(reallocate(growth_allocator(), current_block(), want, required));
+        adopt(growth::reallocate(growth_allocator(), current_block(), want, required));
     }
 
-    RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(reallocate(growth_allocator(), current_block(), n, n)); }
+    RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(growth::reallocate(growth_allocator(), current_block(), n, n)); }
 
     template <class Build>
     RELO_CONSTEXPR20 void seq_rebuild(size_type n, Build&& build) {
-        const allocation_result<T*> fresh = detail::allocate_at_least(allocator(), n);
-        try {
-            build(fresh.ptr);
-        } catch (...) {
-            alloc_traits::deallocate(allocator(), fresh.ptr, fresh.count);
-            throw;
-        }
+        const block fresh = growth::build_new(allocator(), n, std::forward<Build>(build));
         release_storage();
-        set_storage(fresh.ptr, n, fresh.count);
+        adopt(fresh);
     }
 
-    // The growth code is out of line and works on a block passed by value, with a copy of a stateless
-    // allocator: so the vector's address never escapes a push_back loop, and the compiler can keep its
-    // pointers in registers (as it does for std::vector, whose growth path it inlines).
-    struct block {
-        T* begin;
-        T* end;
-        T* capacity_end;
-        constexpr size_type size() const noexcept { return static_cast<size_type>(end - begin); }
-        constexpr size_type capacity() const noexcept { return static_cast<size_type>(capacity_end - begin); }
-    };
-    using growth_allocator_t = std::conditional_t<std::is_empty_v<Allocator>, Allocator, Allocator&>;
+    // Growth is out of line, on a block passed by value (see detail/heap_block.hpp).
+    using growth = detail::block_growth<Allocator, T>;
+    using block = detail::heap_block<T>;
 
-    RELO_CONSTEXPR20 growth_allocator_t growth_allocator() noexcept { return allocator(); }
+    RELO_CONSTEXPR20 typename growth::allocator_arg growth_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 block current_block() const noexcept {
         return {storage_.begin, storage_.end, storage_.capacity_end};
     }
@@ -264,56 +224,6 @@ private:
         storage_.capacity_end = b.capacity_end;
     }
 
-    /// Grows block b to `want` elements, accepting anything from `need` (need <= want) when the block can
-    /// only grow in place that far. Strong guarantee: on a throw b is unchanged.
-    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate(growth_allocator_t a, block b, size_type want, size_type need) {
-        if (b.begin != nullptr && !detail::is_constant_evaluated()) {
-            if constexpr (detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value) {
-                T* p = a.reallocate(b.begin, b.capacity(), want);
-                return {p, p + b.size(), p + want};
-            } else if constexpr (detail::has_try_expand<Allocator>::value) {
-                const size_type expanded = expand_in_place(a, b, need, want);
-                if (expanded != 0) return {b.begin, b.end, b.begin + expanded};
-            }
-        }
-        return move_to(a, b, detail::allocate_at_least(a, want));
-    }
-
-    /// The capacity block b reaches by growing in place: `want`, else the largest size in [need, want)
-    /// that fits, found by binary search (each probe that fits is kept, so the block only ever grows);
-    /// 0 if it cannot grow to `need`.
-    static size_type expand_in_place(Allocator& a, const block& b, size_type need, size_type want) noexcept {
-        const size_type cap = b.capacity();
-        if (a.try_expand(b.begin, cap, want)) return want;
-        if (need >= want || !a.try_expand(b.begin, cap, need)) return 0;
-        size_type fits = need;
-        size_type fails = want;
-        while (fails - fits > 1) {
-            const size_type mid = fits + (fails - fits) / 2;
-            if (a.try_expand(b.begin, fits, mid)) {
-                fits = mid;
-            } else {
-                fails = mid;
-            }
-        }
-        return fits;
-    }
-
-    /// Moves the elements of b into `fresh` and frees b's storage. If moving throws (only for elements
-    /// whose move may throw, which are then copied), `fresh` is freed and b is unchanged.
-    static RELO_CONSTEXPR20 block move_to(Allocator& a, const block& b, allocation_result<T*> fresh) {
-        if (b.begin != nullptr) {
-            try {
-                detail::transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
-            } catch (...) {
-                alloc_traits::deallocate(a, fresh.ptr, fresh.count);
-                throw;
-            }
-            alloc_traits::deallocate(a, b.begin, b.capacity());
-        }
-        return {fresh.ptr, fresh.ptr + b.size(), fresh.ptr + fresh.count};
-    }
-
     RELO_CONSTEXPR20 void set_storage(T* p, size_type n, size_type cap) noexcept {
         storage_.begin = p;
         storage_.end = p + n;
@@ -321,9 +231,7 @@ private:
     }
 
     RELO_CONSTEXPR20 void release_storage() noexcept {
-        if (storage_.begin == nullptr) return;
-        detail::destroy(allocator(), storage_.begin, storage_.end);
-        alloc_traits::deallocate(allocator(), storage_.begin, this->capacity());
+        growth::release(allocator(), current_block());
         set_storage(nullptr, 0, 0);
     }
 

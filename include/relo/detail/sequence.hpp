@@ -8,8 +8,13 @@
 //   T*   seq_end() const noexcept            one past the last element
 //   T*   seq_capacity_end() const noexcept   one past the last slot of storage
 //   void seq_set_end(T*) noexcept            record a new end (elements already constructed/destroyed)
+//   void seq_added_one() noexcept            one more element was constructed at seq_end() (push_back's
+//                                            hot path: ++end, or ++size for containers that store a size)
 //   A&   seq_allocator() noexcept            the allocator to construct/destroy with
 //   size_type seq_max_size() const noexcept
+//   static void seq_too_large(const char*)  throws what exceeding max_size() throws (std::length_error for
+//                                            growable containers, std::bad_alloc for fixed-capacity ones)
+//   static constexpr bool seq_fixed_capacity  capacity() == max_size() always: growth is never attempted
 //   void seq_grow(size_type required)        capacity >= required, growing by the container's policy;
 //                                            precondition required > capacity(), required <= max_size();
 //                                            strong guarantee (elements moved only if nothing throws)
@@ -175,7 +180,7 @@ public:
     /// Invalidates every iterator and reference if the storage moves.
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n <= capacity()) return;
-        if (n > max_size()) throw_length_error("relo: reserve() beyond max_size()");
+        if (n > max_size()) Derived::seq_too_large("relo: reserve() beyond max_size()");
         self().seq_reserve(n);
     }
 
@@ -191,7 +196,7 @@ public:
         T* e = self().seq_end();
         if (RELO_LIKELY(e != self().seq_capacity_end())) {
             construct(alloc(), e, std::forward<Args>(args)...);
-            self().seq_set_end(e + 1);
+            self().seq_added_one();
             return *e;
         }
         return grow_and_emplace_back(std::forward<Args>(args)...);
@@ -205,7 +210,7 @@ public:
         T* e = self().seq_end();
         RELO_EXPECTS(e != self().seq_capacity_end());
         construct(alloc(), e, std::forward<Args>(args)...);
-        self().seq_set_end(e + 1);
+        self().seq_added_one();
         return *e;
     }
     /// The names of P0843 (std::inplace_vector) for fast_push_back / fast_emplace_back.
@@ -223,7 +228,7 @@ public:
         T* e = self().seq_end();
         if (e == self().seq_capacity_end()) return nullptr;
         construct(alloc(), e, std::forward<Args>(args)...);
-        self().seq_set_end(e + 1);
+        self().seq_added_one();
         return e;
     }
     RELO_CONSTEXPR20 T* try_push_back(const T& value) { return try_emplace_back(value); }
@@ -334,7 +339,7 @@ public:
 
     RELO_CONSTEXPR20 void assign(size_type n, const T& value) {
         if (n > capacity()) {
-            if (n > max_size()) throw_length_error("relo: assign() beyond max_size()");
+            if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
             // The old elements (value may be one of them) are destroyed only after the copies exist.
             self().seq_rebuild(n, [&](T* dest) { uninitialized_fill_n(alloc(), dest, n, value); });
             return;
@@ -461,7 +466,8 @@ protected:
     RELO_CONSTEXPR20 void ensure_room_for(size_type extra) {
         const size_type n = size();
         if (extra <= capacity() - n) return;
-        if (extra > max_size() - n) throw_length_error("relo: size would exceed max_size()");
+        if constexpr (Derived::seq_fixed_capacity) Derived::seq_too_large("relo: the container is full");
+        if (extra > max_size() - n) Derived::seq_too_large("relo: size would exceed max_size()");
         self().seq_grow(n + extra);
     }
 
@@ -469,7 +475,9 @@ protected:
     // container's pointers in memory. The heavy part (the container's seq_grow) is out of line.
     template <class... Args>
     RELO_CONSTEXPR20 reference grow_and_emplace_back(Args&&... args) {
-        if constexpr (sizeof...(Args) == 0) {
+        if constexpr (Derived::seq_fixed_capacity) {
+            Derived::seq_too_large("relo: the container is full");
+        } else if constexpr (sizeof...(Args) == 0) {
             ensure_room_for(1);
             return fast_emplace_back();
         } else if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
@@ -574,7 +582,7 @@ protected:
         if constexpr (is_forward_iterator_v<It>) {
             const size_type n = range_length(first, last);
             if (n > capacity()) {
-                if (n > max_size()) throw_length_error("relo: assign() beyond max_size()");
+                if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
                 self().seq_rebuild(n, [&](T* dest) { uninitialized_copy_range(first, n, dest); });
                 return;
             }

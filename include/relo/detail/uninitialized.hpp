@@ -27,12 +27,32 @@ namespace relo::detail {
 
 template <class A, class T, class... Args>
 RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
+    if constexpr (sizeof...(Args) <= 1 && std::is_trivial_v<T> && uses_plain_construct_v<A, T> &&
+                  (std::is_same_v<std::remove_cv_t<std::remove_reference_t<Args>>, T> && ...)) {
+        // A copy or value-initialization of a trivial type, written as a plain store: the optimizer
+        // treats placement new as a possible change to any object, and a push_back loop would reload
+        // its container's fields.
+        if (!is_constant_evaluated()) {
+            if constexpr (sizeof...(Args) == 0) {
+                *p = T();
+            } else {
+                ((*p = args), ...);
+            }
+            return;
+        }
+    }
     std::allocator_traits<A>::construct(a, p, std::forward<Args>(args)...);
 }
 
+/// Destroying a trivially destructible object is a no-op; skipping the call also keeps the object alive
+/// for constant evaluation, which lets a trivially copyable container copy its unused slots there.
 template <class A, class T>
 RELO_CONSTEXPR20 void destroy(A& a, T* p) noexcept {
-    std::allocator_traits<A>::destroy(a, p);
+    if constexpr (!(std::is_trivially_destructible_v<T> && uses_plain_construct_v<A, T>)) {
+        std::allocator_traits<A>::destroy(a, p);
+    } else {
+        (void)a, (void)p;
+    }
 }
 
 template <class A, class T>

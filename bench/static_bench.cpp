@@ -1,0 +1,137 @@
+// bench/static_bench.cpp — the thesis's static_vector experiments (seed 000, section 6.4): one case per
+// process, printed as one JSON line (the runner, bench/run.py, interleaves the implementations).
+//
+//   static_bench env --impl I --type T --suite S --vectors N --iterations K --capacity C [--repeat R] [--seed S]
+//       the vector environment with fixed-capacity vectors of capacity C (1000, 100000 or 500000), run R
+//       times (a fresh environment each time; the times add up: filling one vector takes milliseconds);
+//       I = boost, relo, relo-unchecked (fast_emplace_back), uwr, uwr-unchecked (when built in)
+//   static_bench sizes
+//       sizeof of every small and fixed-capacity vector, as JSON lines
+//   static_bench list
+//       the optional peers this binary was built with
+#include <cstdio>
+#include <string>
+
+#include <malloc.h>
+
+#include "bench_support.hpp"
+#include "small_peers.hpp"
+#include "vector_environment.hpp"
+#include "vector_peers.hpp"
+
+namespace relo_bench {
+namespace {
+
+template <std::size_t C, class F>
+bool with_capacity(long capacity, F&& f) {
+    if (capacity == static_cast<long>(C)) return f(std::integral_constant<std::size_t, C>{}), true;
+    return false;
+}
+
+int run_env(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const std::string type = opt.required("type");
+    const suite s = parse_suite(opt.required("suite"));
+    const auto vectors = static_cast<std::size_t>(opt.number("vectors", 1));
+    const long iterations = opt.number("iterations", 1000);
+    const long capacity = opt.number("capacity", 100000);
+    const long repeat = opt.number("repeat", 1);
+    const auto seed = static_cast<unsigned>(opt.number("seed", 12345));
+
+    bool found_type = false, found_capacity = false;
+    const bool found_impl = with_static_impl(impl, [&](auto impl_tag) {
+        found_type = with_element_type(type, [&](auto element) {
+            auto run = [&](auto cap) {
+                using Impl = decltype(impl_tag);
+                using T = decltype(element);
+                constexpr std::size_t C = decltype(cap)::value;
+                using V = typename Impl::template type<T, C>;
+                const process_counters before = process_counters::read();
+                double elapsed = 0;
+                std::size_t final_size = 0;
+                for (long r = 0; r < repeat; ++r) {
+                    vector_environment<V, false, C, Impl::unchecked> env(s, seed, vectors);
+                    const double start = now_seconds();
+                    for (long i = 0; i < iterations; ++i) env.iteration(i);
+                    elapsed += now_seconds() - start;
+                    final_size = env.total_size();
+                    keep(final_size);
+                }
+                const process_counters after = process_counters::read();
+                json_line out;
+                out.add("impl", impl).add("type", type).add("suite", opt.required("suite"));
+                out.add("vectors", static_cast<long>(vectors)).add("iterations", iterations).add("capacity", capacity);
+                out.add("repeat", repeat);
+                out.add("time_s", elapsed).add("elements", static_cast<long>(final_size));
+                out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+                out.print();
+            };
+            found_capacity = with_capacity<1000>(capacity, run) || with_capacity<100000>(capacity, run) ||
+                             with_capacity<500000>(capacity, run);
+        });
+    });
+    if (!found_impl) options::usage_error("unknown implementation " + impl);
+    if (!found_type) options::usage_error("unknown type " + type);
+    if (!found_capacity) options::usage_error("capacity must be 1000, 100000 or 500000");
+    return 0;
+}
+
+void print_size(const char* container, const char* type, std::size_t n, std::size_t bytes) {
+    json_line out;
+    out.add("container", container).add("type", type).add("n", static_cast<long>(n)).add("sizeof", static_cast<long>(bytes));
+    out.print();
+}
+
+template <class T>
+void print_sizes_of(const char* type) {
+    print_size("std::vector", type, 0, sizeof(std::vector<T>));
+    print_size("relo::vector", type, 0, sizeof(relo::vector<T>));
+    auto per_n = [&](auto n_tag) {
+        constexpr std::size_t N = decltype(n_tag)::value;
+        print_size("relo::small_vector", type, N, sizeof(relo::small_vector<T, N>));
+        print_size("boost::small_vector", type, N, sizeof(boost::container::small_vector<T, N>));
+#if defined(RELO_BENCH_HAVE_ABSL)
+        print_size("absl::InlinedVector", type, N, sizeof(absl::InlinedVector<T, N>));
+#endif
+#if defined(RELO_BENCH_HAVE_LLVM)
+        print_size("llvm::SmallVector", type, N, sizeof(llvm::SmallVector<T, N>));
+#endif
+        print_size("relo::inplace_vector", type, N, sizeof(relo::inplace_vector<T, N>));
+        print_size("boost::static_vector", type, N, sizeof(boost::container::static_vector<T, N>));
+#if defined(RELO_BENCH_HAVE_UWR)
+        print_size("uwr::static_vector", type, N, sizeof(uwr::static_vector<T, N>));
+#endif
+    };
+    per_n(std::integral_constant<std::size_t, 1>{});
+    per_n(std::integral_constant<std::size_t, 5>{});
+    per_n(std::integral_constant<std::size_t, 8>{});
+    per_n(std::integral_constant<std::size_t, 16>{});
+}
+
+}  // namespace
+}  // namespace relo_bench
+
+int main(int argc, char** argv) {
+    if (argc < 2) relo_bench::options::usage_error("usage: static_bench env|sizes|list --key value ...");
+    const std::string mode = argv[1];
+    const relo_bench::options opt(argc - 1, argv + 1);
+    if (mode == "env") {
+        // The static vectors are large objects that malloc would map and unmap (or trim) for every new
+        // vector: the page faults would be the same for every implementation and drown their differences.
+        // Keeping freed memory in the heap measures the containers' own work.
+        mallopt(M_MMAP_THRESHOLD, 1 << 30);
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);
+        return relo_bench::run_env(opt);
+    }
+    if (mode == "sizes") {
+        relo_bench::print_sizes_of<char>("char");
+        relo_bench::print_sizes_of<int>("int");
+        relo_bench::print_sizes_of<std::string>("string");
+        return 0;
+    }
+    if (mode == "list") {
+        for (const auto& name : relo_bench::optional_small_peers()) std::printf("%s\n", name.c_str());
+        return 0;
+    }
+    relo_bench::options::usage_error("unknown mode " + mode);
+}

@@ -1,0 +1,164 @@
+// relo/detail/heap_block.hpp — layer 3: growing and shrinking one allocated block of elements.
+//
+// The growth path of every growable container (relo::vector, relo::small_vector once it is on the heap):
+// reallocate() uses the allocator's expansion protocol (reallocate for elements that move as bytes,
+// try_expand in place for the others, allocate-move-free otherwise), shrink() gives memory back, and
+// move_to() moves the elements into a fresh block. All of them work on a block passed by value and, for
+// a stateless allocator, on a copy of it: the growth code is out of line, and the container's address
+// never escapes a push_back loop, so the compiler keeps its pointers in registers.
+#ifndef RELO_DETAIL_HEAP_BLOCK_HPP
+#define RELO_DETAIL_HEAP_BLOCK_HPP
+
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/uninitialized.hpp"
+
+namespace relo::detail {
+
+/// Elements [begin, end) constructed in storage [begin, capacity_end).
+template <class T>
+struct heap_block {
+    T* begin;
+    T* end;
+    T* capacity_end;
+    constexpr std::size_t size() const noexcept { return static_cast<std::size_t>(end - begin); }
+    constexpr std::size_t capacity() const noexcept { return static_cast<std::size_t>(capacity_end - begin); }
+};
+
+/// The most elements an allocator-backed container can hold: what the allocator allows, and what
+/// a pointer difference can express.
+template <class T, class Alloc>
+RELO_CONSTEXPR20 std::size_t max_elements(const Alloc& a) noexcept {
+    const std::size_t by_allocator = std::allocator_traits<Alloc>::max_size(a);
+    const std::size_t by_difference = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T);
+    return by_allocator < by_difference ? by_allocator : by_difference;
+}
+
+template <class Alloc, class T>
+struct block_growth {
+    using block = heap_block<T>;
+    using size_type = std::size_t;
+    using alloc_traits = std::allocator_traits<Alloc>;
+    /// How the out-of-line functions take the allocator: by value when it is stateless.
+    using allocator_arg = std::conditional_t<std::is_empty_v<Alloc>, Alloc, Alloc&>;
+
+    /// Grows block b (b.begin may be null: no storage yet) to `want` elements, accepting anything from
+    /// `need` (need <= want) when the block can only grow in place that far. Strong guarantee: on a throw
+    /// b is unchanged.
+    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate(allocator_arg a, block b, size_type want, size_type need) {
+        if (b.begin != nullptr && !is_constant_evaluated()) {
+            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+                T* p = a.reallocate(b.begin, b.capacity(), want);
+                return {p, p + b.size(), p + want};
+            } else if constexpr (has_try_expand<Alloc>::value) {
+                const size_type expanded = expand_in_place(a, b, need, want);
+                if (expanded != 0) return {b.begin, b.end, b.begin + expanded};
+            }
+        }
+        return move_to(a, b, allocate_at_least(a, want));
+    }
+
+    /// Reduces b's capacity towards b.size() (> 0) where the allocator can: bytes move by reallocate()
+    /// for elements that move as bytes, a block shrinks in place, otherwise the elements move to a
+    /// smaller block. Returns b unchanged when nothing can be given back or an allocation fails.
+    static RELO_CONSTEXPR20 block shrink(Alloc& a, block b) {
+        const size_type n = b.size();
+        const size_type cap = b.capacity();
+        if (!is_constant_evaluated()) {
+            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+                try {
+                    T* p = a.reallocate(b.begin, cap, n);
+                    return {p, p + n, p + n};
+                } catch (const std::bad_alloc&) {
+                    return b;
+                }
+            } else if constexpr (has_try_expand<Alloc>::value) {
+                if (a.try_expand(b.begin, cap, n)) return {b.begin, b.end, b.begin + n};
+            }
+        }
+        allocation_result<T*> fresh{nullptr, 0};
+        try {
+            fresh = allocate_at_least(a, n);
+        } catch (const std::bad_alloc&) {
+            return b;
+        }
+        if (fresh.count >= cap) {  // the allocator cannot give a smaller block
+            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            return b;
+        }
+        return move_to(a, b, fresh);
+    }
+
+    /// Moves the elements of b into `fresh` and frees b's storage. If moving throws (only for elements
+    /// whose move may throw, which are then copied), `fresh` is freed and b is unchanged.
+    static RELO_CONSTEXPR20 block move_to(Alloc& a, const block& b, allocation_result<T*> fresh) {
+        if (b.begin == nullptr) return {fresh.ptr, fresh.ptr, fresh.ptr + fresh.count};
+        const block moved = transfer(a, b, fresh);
+        alloc_traits::deallocate(a, b.begin, b.capacity());
+        return moved;
+    }
+
+    /// Moves the elements of b into `fresh`, leaving b's storage (which the caller owns) empty. If moving
+    /// throws, `fresh` is freed and b is unchanged.
+    static RELO_CONSTEXPR20 block transfer(Alloc& a, const block& b, allocation_result<T*> fresh) {
+        try {
+            transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
+        } catch (...) {
+            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            throw;
+        }
+        return {fresh.ptr, fresh.ptr + b.size(), fresh.ptr + fresh.count};
+    }
+
+    /// A fresh block of at least n elements in which build(pointer) constructs n elements; if build
+    /// throws, the block is freed (build has destroyed what it built).
+    template <class Build>
+    static RELO_CONSTEXPR20 block build_new(Alloc& a, size_type n, Build&& build) {
+        const allocation_result<T*> fresh = allocate_at_least(a, n);
+        try {
+            build(fresh.ptr);
+        } catch (...) {
+            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            throw;
+        }
+        return {fresh.ptr, fresh.ptr + n, fresh.ptr + fresh.count};
+    }
+
+    /// Destroys b's elements and frees its storage.
+    static RELO_CONSTEXPR20 void release(Alloc& a, const block& b) noexcept {
+        if (b.begin == nullptr) return;
+        destroy(a, b.begin, b.end);
+        alloc_traits::deallocate(a, b.begin, b.capacity());
+    }
+
+private:
+    /// The capacity block b reaches by growing in place: `want`, else the largest size in [need, want)
+    /// that fits, found by binary search (each probe that fits is kept, so the block only ever grows);
+    /// 0 if it cannot grow to `need`.
+    static size_type expand_in_place(Alloc& a, const block& b, size_type need, size_type want) noexcept {
+        const size_type cap = b.capacity();
+        if (a.try_expand(b.begin, cap, want)) return want;
+        if (need >= want || !a.try_expand(b.begin, cap, need)) return 0;
+        size_type fits = need;
+        size_type fails = want;
+        while (fails - fits > 1) {
+            const size_type mid = fits + (fails - fits) / 2;
+            if (a.try_expand(b.begin, fits, mid)) {
+                fits = mid;
+            } else {
+                fails = mid;
+            }
+        }
+        return fits;
+    }
+};
+
+}  // namespace relo::detail
+
+#endif  // RELO_DETAIL_HEAP_BLOCK_HPP

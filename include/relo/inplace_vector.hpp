@@ -1,0 +1,338 @@
+// relo/inplace_vector.hpp — relo::inplace_vector<T, N> (alias relo::static_vector): a vector with room for
+// N elements inside the object, never allocating.
+//
+// The interface is C++26's std::inplace_vector (P0843), plus the extras of relo::vector (fast_push_back,
+// safe_pop_back). The operations are relo's one implementation of the vector algorithms
+// (detail::sequence_ops): insertion and erasure relocate the tail in one pass, inserting an element of
+// the container itself is correct.
+//
+//   * Anything that would hold more than N elements (push_back, insert, resize, assign, reserve, the
+//     constructors) throws std::bad_alloc and leaves the container unchanged; try_push_back /
+//     try_emplace_back return nullptr instead; unchecked_push_back has the precondition size() < N.
+//   * inplace_vector<T, 0> is an empty, trivially copyable type. When T is trivially copyable (trivially
+//     destructible), so is inplace_vector<T, N>; for trivial T it is usable in constant expressions (C++20).
+//   * The size is stored in the smallest unsigned type that holds N: sizeof(inplace_vector<char, 5>) == 6.
+//   * Iterators are pointers. Insertion and erasure invalidate iterators from the position on; nothing
+//     else does (the elements never move to other storage). Moving a container moves its elements.
+#ifndef RELO_INPLACE_VECTOR_HPP
+#define RELO_INPLACE_VECTOR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/sequence.hpp"
+#include "relo/detail/uninitialized.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo {
+namespace detail {
+
+/// The smallest unsigned type that holds every size from 0 to N.
+template <std::size_t N>
+using inplace_size_t = std::conditional_t<
+    N <= UINT8_MAX, std::uint8_t,
+    std::conditional_t<N <= UINT16_MAX, std::uint16_t, std::conditional_t<N <= UINT32_MAX, std::uint32_t, std::size_t>>>;
+
+/// The "allocator" of a container that never allocates: it only constructs and destroys in place
+/// (through std::allocator_traits: placement new, or std::construct_at in constant expressions). Empty
+/// and trivially copyable, so the container stays so too.
+template <class T>
+struct in_place_constructor {
+    using value_type = T;
+    in_place_constructor() = default;
+    template <class U>
+    constexpr in_place_constructor(const in_place_constructor<U>&) noexcept {}
+    [[noreturn]] T* allocate(std::size_t) { throw std::bad_alloc(); }
+    void deallocate(T*, std::size_t) noexcept {}
+    friend constexpr bool operator==(in_place_constructor, in_place_constructor) noexcept { return true; }
+    friend constexpr bool operator!=(in_place_constructor, in_place_constructor) noexcept { return false; }
+};
+
+/// Room for N elements. Trivial T live in a plain array, which constant expressions can use (it is
+/// value-initialized only there: at run time constructing an empty container writes nothing); other T in
+/// a union, so that the container's construction constructs none of them.
+template <class T, std::size_t N, bool = std::is_trivial_v<T>, bool = std::is_trivially_destructible_v<T>>
+struct inplace_slots {
+    T items[N];
+    RELO_CONSTEXPR20 inplace_slots() noexcept {
+        if (is_constant_evaluated())
+            for (auto& item : items) item = T();
+    }
+};
+
+template <class T, std::size_t N>
+struct inplace_slots<T, N, false, true> {
+    union {
+        T items[N];
+    };
+    RELO_CONSTEXPR20 inplace_slots() noexcept {}
+};
+
+template <class T, std::size_t N>
+struct inplace_slots<T, N, false, false> {
+    union {
+        T items[N];
+    };
+    RELO_CONSTEXPR20 inplace_slots() noexcept {}
+    RELO_CONSTEXPR20 ~inplace_slots() {}  // the elements are destroyed by inplace_core, which knows how many
+};
+
+/// Elements and size. N == 0 has neither (an empty type).
+template <class T, std::size_t N, bool = (N == 0)>
+class inplace_members : protected in_place_constructor<T> {
+protected:
+    RELO_CONSTEXPR20 T* data_ptr() const noexcept { return const_cast<T*>(slots_.items); }
+    RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
+    RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N>>(n); }
+
+private:
+    inplace_slots<T, N> slots_;
+    inplace_size_t<N> size_ = 0;
+};
+
+template <class T, std::size_t N>
+class inplace_members<T, N, true> : protected in_place_constructor<T> {
+protected:
+    constexpr T* data_ptr() const noexcept { return nullptr; }
+    constexpr std::size_t stored_size() const noexcept { return 0; }
+    constexpr void set_stored_size(std::size_t) noexcept {}
+};
+
+/// Destroys the elements, unless that is trivial (so that the container's destructor stays trivial).
+template <class T, std::size_t N, bool = std::is_trivially_destructible_v<T> || N == 0>
+class inplace_core : public inplace_members<T, N> {};
+
+template <class T, std::size_t N>
+class inplace_core<T, N, false> : public inplace_members<T, N> {
+protected:
+    inplace_core() = default;
+    inplace_core(const inplace_core&) = default;
+    inplace_core(inplace_core&&) = default;
+    inplace_core& operator=(const inplace_core&) = default;
+    inplace_core& operator=(inplace_core&&) = default;
+    RELO_CONSTEXPR20 ~inplace_core() {
+        T* first = this->data_ptr();
+        destroy(static_cast<in_place_constructor<T>&>(*this), first, first + this->stored_size());
+    }
+};
+
+/// Copies and moves element by element, unless T is trivially copyable (then the defaults copy the bytes
+/// and the container is trivially copyable). Assignment goes through Derived's assign.
+template <class Derived, class T, std::size_t N, bool = std::is_trivially_copyable_v<T> || N == 0>
+class inplace_copy : public inplace_core<T, N> {};
+
+template <class Derived, class T, std::size_t N>
+class inplace_copy<Derived, T, N, false> : public inplace_core<T, N> {
+    using constructor = in_place_constructor<T>;
+
+protected:
+    inplace_copy() = default;
+    RELO_CONSTEXPR20 inplace_copy(const inplace_copy& other) {
+        uninitialized_copy_n(alloc(), other.data_ptr(), other.stored_size(), this->data_ptr());
+        this->set_stored_size(other.stored_size());
+    }
+    /// Elements that relocate as bytes are taken over and `other` is left empty; others are moved.
+    RELO_CONSTEXPR20 inplace_copy(inplace_copy&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
+        take_elements(other);
+    }
+    RELO_CONSTEXPR20 inplace_copy& operator=(const inplace_copy& other) {
+        if (this != &other) self().assign(other.data_ptr(), other.data_ptr() + other.stored_size());
+        return *this;
+    }
+    RELO_CONSTEXPR20 inplace_copy& operator=(inplace_copy&& other) noexcept(
+        std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>) {
+        if (this == &other) return *this;
+        if constexpr (relocate_as_bytes_v<constructor, T>) {
+            self().clear();
+            take_elements(other);
+        } else {
+            T* first = other.data_ptr();
+            self().assign(std::make_move_iterator(first), std::make_move_iterator(first + other.stored_size()));
+        }
+        return *this;
+    }
+    ~inplace_copy() = default;
+
+private:
+    RELO_CONSTEXPR20 constructor& alloc() noexcept { return *this; }
+    RELO_CONSTEXPR20 Derived& self() noexcept { return static_cast<Derived&>(*this); }
+
+    RELO_CONSTEXPR20 void take_elements(inplace_copy& other) {
+        T* first = other.data_ptr();
+        const std::size_t n = other.stored_size();
+        if constexpr (relocate_as_bytes_v<constructor, T>) {
+            relocate_forward(alloc(), first, first + n, this->data_ptr());
+            other.set_stored_size(0);
+        } else {
+            uninitialized_copy_n(alloc(), std::make_move_iterator(first), n, this->data_ptr());
+        }
+        this->set_stored_size(n);
+    }
+};
+
+// Empty bases that each delete one special member when T lacks it, so that the container's defaulted
+// ones are deleted too (is_copy_constructible and friends then tell the truth).
+template <bool Enabled>
+struct copy_constructor_if {};
+template <>
+struct copy_constructor_if<false> {
+    copy_constructor_if() = default;
+    copy_constructor_if(const copy_constructor_if&) = delete;
+    copy_constructor_if(copy_constructor_if&&) = default;
+    copy_constructor_if& operator=(const copy_constructor_if&) = default;
+    copy_constructor_if& operator=(copy_constructor_if&&) = default;
+};
+template <bool Enabled>
+struct move_constructor_if {};
+template <>
+struct move_constructor_if<false> {
+    move_constructor_if() = default;
+    move_constructor_if(const move_constructor_if&) = default;
+    move_constructor_if(move_constructor_if&&) = delete;
+    move_constructor_if& operator=(const move_constructor_if&) = default;
+    move_constructor_if& operator=(move_constructor_if&&) = default;
+};
+template <bool Enabled>
+struct copy_assignment_if {};
+template <>
+struct copy_assignment_if<false> {
+    copy_assignment_if() = default;
+    copy_assignment_if(const copy_assignment_if&) = default;
+    copy_assignment_if(copy_assignment_if&&) = default;
+    copy_assignment_if& operator=(const copy_assignment_if&) = delete;
+    copy_assignment_if& operator=(copy_assignment_if&&) = default;
+};
+template <bool Enabled>
+struct move_assignment_if {};
+template <>
+struct move_assignment_if<false> {
+    move_assignment_if() = default;
+    move_assignment_if(const move_assignment_if&) = default;
+    move_assignment_if(move_assignment_if&&) = default;
+    move_assignment_if& operator=(const move_assignment_if&) = default;
+    move_assignment_if& operator=(move_assignment_if&&) = delete;
+};
+
+/// The special members of a container of T: those T has.
+template <class T>
+struct special_members_of
+    : copy_constructor_if<std::is_copy_constructible_v<T>>,
+      move_constructor_if<std::is_move_constructible_v<T>>,
+      copy_assignment_if<std::is_copy_constructible_v<T> && std::is_copy_assignable_v<T>>,
+      move_assignment_if<std::is_move_constructible_v<T> && std::is_move_assignable_v<T>> {};
+
+}  // namespace detail
+
+template <class T, std::size_t N>
+class inplace_vector : public detail::sequence_ops<inplace_vector<T, N>, T, detail::in_place_constructor<T>>,
+                       private detail::inplace_copy<inplace_vector<T, N>, T, N>,
+                       private detail::special_members_of<T> {
+    using constructor = detail::in_place_constructor<T>;
+    using base = detail::sequence_ops<inplace_vector<T, N>, T, constructor>;
+    using storage = detail::inplace_copy<inplace_vector<T, N>, T, N>;
+    friend base;
+    friend storage;
+
+public:
+    using typename base::size_type;
+    using typename base::value_type;  // (not the one of the private in-place constructor)
+
+    // ---------------------------------------------------------------------------------------------------
+    // Construction: std::bad_alloc if more than N elements are asked for. Copies and moves are those of
+    // the elements (trivial when T's are).
+
+    // User-provided, so that value-initialization (inplace_vector<T, N>{}, a container's emplace_back())
+    // does not zero the N slots first.
+    RELO_CONSTEXPR20 inplace_vector() noexcept {}
+    RELO_CONSTEXPR20 explicit inplace_vector(size_type n) { this->resize(n); }
+    RELO_CONSTEXPR20 inplace_vector(size_type n, const T& value) { this->assign(n, value); }
+    template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+    RELO_CONSTEXPR20 inplace_vector(InputIt first, InputIt last) {
+        this->assign(std::move(first), std::move(last));
+    }
+    RELO_CONSTEXPR20 inplace_vector(std::initializer_list<T> list) { this->assign(list); }
+#if RELO_HAS_FROM_RANGE
+    template <class R>
+    RELO_CONSTEXPR20 inplace_vector(std::from_range_t, R&& range) {
+        this->assign_range(std::forward<R>(range));
+    }
+#endif
+
+    RELO_CONSTEXPR20 inplace_vector& operator=(std::initializer_list<T> list) {
+        this->assign(list);
+        return *this;
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Capacity is N, always.
+
+    static constexpr size_type capacity() noexcept { return N; }
+    static constexpr size_type max_size() noexcept { return N; }
+    /// Throws std::bad_alloc if n > N; otherwise does nothing.
+    RELO_CONSTEXPR20 void reserve(size_type n) {
+        if (n > N) seq_too_large("relo: inplace_vector::reserve() beyond its capacity");
+    }
+    /// Does nothing: the capacity is N.
+    static constexpr void shrink_to_fit() noexcept {}
+
+    /// Exchanges the contents element by element: O(max(size(), other.size())). Elements are swapped,
+    /// and the longer container's extra elements relocate to the shorter one in one pass.
+    RELO_CONSTEXPR20 void swap(inplace_vector& other) noexcept(
+        std::is_nothrow_swappable_v<T> && detail::nothrow_relocate_v<constructor, T>) {
+        if (this == &other) return;
+        inplace_vector& shorter = this->size() <= other.size() ? *this : other;
+        inplace_vector& longer = this->size() <= other.size() ? other : *this;
+        const size_type common = shorter.size();
+        std::swap_ranges(shorter.begin(), shorter.end(), longer.begin());
+        detail::transfer_to_new_storage(shorter.seq_allocator(), longer.begin() + common, longer.end(), shorter.end());
+        shorter.set_stored_size(longer.size());
+        longer.set_stored_size(common);
+    }
+
+private:
+    // The storage interface of detail::sequence_ops.
+    RELO_CONSTEXPR20 T* seq_begin() const noexcept { return this->data_ptr(); }
+    RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->data_ptr() + this->stored_size(); }
+    RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
+    RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
+    RELO_CONSTEXPR20 void seq_added_one() noexcept { this->set_stored_size(this->stored_size() + 1); }
+    RELO_CONSTEXPR20 constructor& seq_allocator() noexcept { return *this; }
+    static constexpr size_type seq_max_size() noexcept { return N; }
+    static constexpr bool seq_fixed_capacity = true;
+    [[noreturn]] static void seq_too_large(const char*) { throw std::bad_alloc(); }
+    // Never called: every request beyond N is refused by seq_too_large first.
+    [[noreturn]] static void seq_grow(size_type) { throw std::bad_alloc(); }
+    [[noreturn]] static void seq_reserve(size_type) { throw std::bad_alloc(); }
+    template <class Build>
+    [[noreturn]] static void seq_rebuild(size_type, Build&&) {
+        throw std::bad_alloc();
+    }
+};
+
+/// The name of the thesis and of Boost.Container.
+template <class T, std::size_t N>
+using static_vector = inplace_vector<T, N>;
+
+/// Erases every element equal to value; returns how many.
+template <class T, std::size_t N, class U>
+RELO_CONSTEXPR20 typename inplace_vector<T, N>::size_type erase(inplace_vector<T, N>& c, const U& value) {
+    auto equal = [&value](const T& e) { return e == value; };
+    return detail::erase_if(c, equal);
+}
+
+/// Erases every element satisfying pred; returns how many.
+template <class T, std::size_t N, class Pred>
+RELO_CONSTEXPR20 typename inplace_vector<T, N>::size_type erase_if(inplace_vector<T, N>& c, Pred pred) {
+    return detail::erase_if(c, pred);
+}
+
+}  // namespace relo
+
+#endif  // RELO_INPLACE_VECTOR_HPP

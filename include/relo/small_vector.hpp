@@ -1,0 +1,472 @@
+// relo/small_vector.hpp — relo::small_vector<T, N, Allocator, Growth>: a vector that keeps up to N
+// elements inside the object and moves to the heap beyond, growing there as relo::vector does (realloc /
+// mremap for trivially relocatable T, in-place expansion for the others).
+//
+// The interface is relo::vector's (std::vector's, with the C++23 range members and relo's extras). Every
+// function lives in relo::small_vector_base<T, Allocator, Growth>, which does not depend on N: a function
+// can take `relo::small_vector_base<T>&` and accept small vectors of any inline capacity (as
+// llvm::SmallVectorImpl).
+//
+// Layout: a pointer to the elements (the inline slots or a heap block), the size and the capacity (whose
+// top 16 bits record N), then the N inline slots: sizeof(small_vector<int, 8>) == 56, as Boost's. The
+// 40-byte layout of Abseil (size and flag in one word, heap pointer and capacity sharing the slots) was
+// measured 15-30% slower on push_back-heavy work (docs/small_vectors.md). N is at most 65535 and the size
+// at most 2^48 - 1 elements.
+//
+// Differences from relo::vector:
+//   * moving a small vector whose elements are inline moves (relocates) the elements, so iterators into
+//     the source are invalidated; swap is O(size) unless both are on the heap, and is not noexcept;
+//   * it is not trivially relocatable (it points into itself while the elements are inline);
+//   * shrink_to_fit() moves the elements back inline when they fit.
+// Invalidation otherwise as std::vector: growth invalidates everything, insert/erase from the position on.
+#ifndef RELO_SMALL_VECTOR_HPP
+#define RELO_SMALL_VECTOR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <memory_resource>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/heap_block.hpp"
+#include "relo/detail/sequence.hpp"
+#include "relo/detail/uninitialized.hpp"
+#include "relo/growth.hpp"
+#include "relo/page_allocator.hpp"
+#include "relo/relocation.hpp"
+
+namespace relo {
+
+template <class T, class Allocator = default_allocator<T>, class Growth = growth_2>
+class small_vector_base;
+
+namespace detail {
+
+/// The inline elements, constructed by the vector as it needs them.
+template <class T, std::size_t N>
+union small_vector_slots {
+    T items[N];
+    small_vector_slots() noexcept {}
+    ~small_vector_slots() {}
+};
+template <class T>
+union small_vector_slots<T, 0> {
+    alignas(T) unsigned char none[1];  // where the (empty) inline storage starts
+};
+
+/// The default inline capacity: the object is about 64 bytes, with at least one element inline.
+template <class T>
+inline constexpr std::size_t default_small_capacity =
+    sizeof(T) <= 64 - 3 * sizeof(std::size_t) ? (64 - 3 * sizeof(std::size_t)) / sizeof(T) : 1;
+
+}  // namespace detail
+
+/// The part of every relo::small_vector<T, N, Allocator, Growth> that does not depend on N. It cannot be
+/// created or destroyed by itself; take it by reference.
+template <class T, class Allocator, class Growth>
+class small_vector_base : public detail::sequence_ops<small_vector_base<T, Allocator, Growth>, T, Allocator> {
+    using base = detail::sequence_ops<small_vector_base<T, Allocator, Growth>, T, Allocator>;
+    friend base;
+    template <class, std::size_t, class, class>
+    friend class small_vector;
+    using alloc_traits = std::allocator_traits<Allocator>;
+    using growth = detail::block_growth<Allocator, T>;
+    using block = detail::heap_block<T>;
+
+public:
+    using typename base::allocator_type;
+    using typename base::size_type;
+    using growth_policy = Growth;
+
+    small_vector_base(const small_vector_base&) = delete;
+
+    /// Copy assignment, honouring propagate_on_container_copy_assignment.
+    small_vector_base& operator=(const small_vector_base& other) {
+        if (this == &other) return *this;
+        if constexpr (alloc_traits::propagate_on_container_copy_assignment::value) {
+            if (!alloc_traits::is_always_equal::value && allocator() != other.allocator()) release_all();
+            allocator() = other.allocator();
+        }
+        this->assign(other.begin(), other.end());
+        return *this;
+    }
+
+    /// Move assignment: takes over other's heap block when the allocators allow, otherwise relocates
+    /// other's elements (other is left empty). Throws only if a heap block is needed here (other's
+    /// elements do not fit and its block cannot be taken over) or moving an element throws.
+    small_vector_base& operator=(small_vector_base&& other) {
+        if (this == &other) return *this;
+        if constexpr (alloc_traits::propagate_on_container_move_assignment::value) {
+            if (!alloc_traits::is_always_equal::value && allocator() != other.allocator()) release_all();
+            allocator() = std::move(other.allocator());
+        }
+        this->clear();
+        take_elements(other);
+        return *this;
+    }
+
+    small_vector_base& operator=(std::initializer_list<T> list) {
+        this->assign(list);
+        return *this;
+    }
+
+    allocator_type get_allocator() const noexcept { return allocator(); }
+
+    // Appending: one comparison of the size with the capacity, whichever storage holds the elements
+    // (the inline slots' capacity is recorded like a heap block's). Growth is sequence_ops's (strong
+    // guarantee), out of line.
+    void push_back(const T& value) { emplace_back(value); }
+    void push_back(T&& value) { emplace_back(std::move(value)); }
+    template <class... Args>
+    T& emplace_back(Args&&... args) {
+        T* data = storage_.begin;
+        const size_type n = storage_.size;
+        if (RELO_LIKELY(n != (storage_.capacity & capacity_mask))) {
+            detail::construct(allocator(), data + n, std::forward<Args>(args)...);
+            storage_.size = n + 1;
+            return data[n];
+        }
+        if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
+                      std::is_constructible_v<T, Args&&...>) {
+            // A small value is copied before growing (it may be an element), so that the caller's
+            // argument need not live in memory and the loop keeps size and capacity in registers.
+            const T value(std::forward<Args>(args)...);
+            grow_for_one_more();
+            T* grown = storage_.begin;
+            const size_type m = storage_.size;
+            detail::construct(allocator(), grown + m, value);
+            storage_.size = m + 1;
+            return grown[m];
+        } else {
+            return append_after_growth(std::forward<Args>(args)...);
+        }
+    }
+
+    /// The number of elements held without allocating.
+    size_type inline_capacity() const noexcept { return storage_.capacity >> capacity_bits; }
+    /// True when the elements live in a heap block.
+    bool is_on_heap() const noexcept { return storage_.begin != inline_data(); }
+
+    /// Gives memory back: the elements move inline when they fit, otherwise the heap block shrinks as
+    /// relo::vector's does. If moving the elements throws, nothing changes.
+    void shrink_to_fit() {
+        if (!is_on_heap()) return;
+        const block b = heap_block();
+        if (b.size() > inline_capacity()) {
+            set_heap(growth::shrink(allocator(), b));
+            return;
+        }
+        detail::transfer_to_new_storage(allocator(), b.begin, b.end, inline_data());
+        alloc_traits::deallocate(allocator(), b.begin, b.capacity());
+        set_inline(b.size());
+    }
+
+    /// Exchanges the contents: O(1) when both are on the heap, otherwise elements are relocated (and a
+    /// heap block may be allocated for the side that needs one). The allocators are swapped when
+    /// propagate_on_container_swap says so; otherwise they must compare equal.
+    void swap(small_vector_base& other) {
+        if (this == &other) return;
+        if constexpr (alloc_traits::propagate_on_container_swap::value) {
+            using std::swap;
+            swap(allocator(), other.allocator());
+        } else {
+            RELO_EXPECTS(alloc_traits::is_always_equal::value || allocator() == other.allocator());
+        }
+        if (is_on_heap() && other.is_on_heap()) {
+            const block mine = heap_block();
+            set_heap(other.heap_block());
+            other.set_heap(mine);
+        } else if (is_on_heap() && other.size() <= inline_capacity()) {
+            give_heap_block_for_inline(other);
+        } else if (other.is_on_heap() && this->size() <= other.inline_capacity()) {
+            other.give_heap_block_for_inline(*this);
+        } else {
+            if (other.size() > this->capacity()) this->reserve(other.size());
+            if (this->size() > other.capacity()) other.reserve(this->size());
+            small_vector_base& shorter = this->size() <= other.size() ? *this : other;
+            small_vector_base& longer = this->size() <= other.size() ? other : *this;
+            const size_type common = shorter.size();
+            std::swap_ranges(shorter.begin(), shorter.end(), longer.begin());
+            detail::transfer_to_new_storage(allocator(), longer.begin() + common, longer.end(), shorter.end());
+            shorter.storage_.size = longer.size();
+            longer.storage_.size = common;
+        }
+    }
+
+protected:
+    small_vector_base(size_type inline_capacity, const Allocator& alloc) noexcept : storage_(alloc) {
+        init(inline_capacity);
+    }
+    small_vector_base(size_type inline_capacity, Allocator&& alloc) noexcept : storage_(std::move(alloc)) {
+        init(inline_capacity);
+    }
+    ~small_vector_base() = default;  // small_vector's destructor releases the elements, while they exist
+
+    /// Destroys the elements and frees the heap block; afterwards the vector is empty and inline.
+    void release_all() noexcept {
+        this->clear();
+        if (!is_on_heap()) return;
+        alloc_traits::deallocate(allocator(), storage_.begin, storage_.capacity & capacity_mask);
+        set_inline(0);
+    }
+
+    /// Takes other's elements, this being empty: its heap block when the allocators are equal,
+    /// otherwise by relocation. other is left empty.
+    void take_elements(small_vector_base& other) {
+        RELO_EXPECTS(this->empty());
+        if (other.is_on_heap() && (alloc_traits::is_always_equal::value || allocator() == other.allocator())) {
+            release_all();
+            set_heap(other.heap_block());
+            other.set_inline(0);
+            return;
+        }
+        const size_type n = other.size();
+        if (n > this->capacity()) this->reserve(n);
+        detail::transfer_to_new_storage(allocator(), other.begin(), other.end(), this->begin());
+        storage_.size = n;
+        other.storage_.size = 0;
+    }
+
+private:
+    // The capacity word holds the current capacity and, in its top bits, the inline capacity N.
+    static constexpr unsigned capacity_bits = 48;
+    static constexpr size_type capacity_mask = (size_type{1} << capacity_bits) - 1;
+    static constexpr size_type max_inline_capacity = 0xFFFF;
+
+    // An empty allocator takes no space (empty-base optimization).
+    struct storage : detail::allocator_holder<Allocator> {
+        using detail::allocator_holder<Allocator>::allocator_holder;
+        T* begin = nullptr;   // the inline slots or the heap block
+        size_type size = 0;
+        size_type capacity = 0;  // capacity | inline capacity << capacity_bits
+    };
+    storage storage_;
+
+    /// small_vector<T, N> puts its slots right after this base, at T's alignment.
+    static std::size_t slots_offset() noexcept {
+        return (sizeof(small_vector_base) + alignof(T) - 1) / alignof(T) * alignof(T);
+    }
+    unsigned char* slots_address() const noexcept {
+        return const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(this)) + slots_offset();
+    }
+    T* inline_data() const noexcept { return reinterpret_cast<T*>(slots_address()); }
+
+    Allocator& allocator() noexcept { return storage_.allocator(); }
+    const Allocator& allocator() const noexcept { return storage_.allocator(); }
+
+    void init(size_type inline_capacity) noexcept {
+        storage_.capacity = inline_capacity << capacity_bits;
+        set_inline(0);
+    }
+    block heap_block() const noexcept {
+        return {storage_.begin, storage_.begin + storage_.size, storage_.begin + (storage_.capacity & capacity_mask)};
+    }
+    /// Records b as the storage (the inline slots hold no elements by now).
+    void set_heap(const block& b) noexcept {
+        storage_.begin = b.begin;
+        storage_.size = b.size();
+        storage_.capacity = (storage_.capacity & ~capacity_mask) | b.capacity();
+    }
+    /// The inline slots become the storage, holding n elements.
+    void set_inline(size_type n) noexcept {
+        storage_.begin = inline_data();
+        storage_.size = n;
+        storage_.capacity = (storage_.capacity & ~capacity_mask) | inline_capacity();
+    }
+
+    /// this is on the heap, inline_one's elements fit inline here: the elements move here, the heap
+    /// block there.
+    void give_heap_block_for_inline(small_vector_base& inline_one) {
+        const block mine = heap_block();
+        detail::transfer_to_new_storage(allocator(), inline_one.begin(), inline_one.end(), inline_data());
+        set_inline(inline_one.size());
+        inline_one.set_heap(mine);
+    }
+
+    RELO_NOINLINE void grow_for_one_more() { this->ensure_room_for(1); }
+
+    // Out of line, so that the push_back loop keeps its few values in registers.
+    template <class... Args>
+    RELO_NOINLINE T& append_after_growth(Args&&... args) {
+        return this->grow_and_emplace_back(std::forward<Args>(args)...);
+    }
+
+    // The storage interface of detail::sequence_ops.
+    T* seq_begin() const noexcept { return storage_.begin; }
+    T* seq_end() const noexcept { return storage_.begin + storage_.size; }
+    T* seq_capacity_end() const noexcept { return storage_.begin + (storage_.capacity & capacity_mask); }
+    void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - storage_.begin); }
+    void seq_added_one() noexcept { ++storage_.size; }
+    Allocator& seq_allocator() noexcept { return allocator(); }
+    size_type seq_max_size() const noexcept {
+        const size_type by_allocator = detail::max_elements<T>(allocator());
+        return by_allocator < capacity_mask ? by_allocator : capacity_mask;
+    }
+    static constexpr bool seq_fixed_capacity = false;
+    [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
+
+    void seq_grow(size_type required) {
+        grow_to(detail::next_capacity<Growth>(this->capacity(), required, this->max_size()), required);
+    }
+    void seq_reserve(size_type n) { grow_to(n, n); }
+
+    /// Growth from the inline slots moves the elements to a new heap block; on the heap it is
+    /// relo::vector's (realloc / mremap / in place).
+    void grow_to(size_type want, size_type need) {
+        if (is_on_heap()) {
+            set_heap(growth::reallocate(allocator(), heap_block(), want, need));
+        } else {
+            set_heap(growth::transfer(allocator(), heap_block(), detail::allocate_at_least(allocator(), want)));
+        }
+    }
+
+    /// New storage (always a heap block: n exceeds the capacity) holding what build(dest) constructs.
+    template <class Build>
+    void seq_rebuild(size_type n, Build&& build) {
+        const block fresh = growth::build_new(allocator(), n, std::forward<Build>(build));
+        release_all();
+        set_heap(fresh);
+    }
+};
+
+template <class T, std::size_t N = detail::default_small_capacity<T>, class Allocator = default_allocator<T>,
+          class Growth = growth_2>
+class small_vector : public small_vector_base<T, Allocator, Growth> {
+    using base = small_vector_base<T, Allocator, Growth>;
+    using alloc_traits = std::allocator_traits<Allocator>;
+    static_assert(N <= base::max_inline_capacity, "relo: small_vector holds at most 65535 elements inline");
+    static_assert(alignof(Allocator) <= alignof(std::size_t), "relo: over-aligned allocators are not supported");
+
+public:
+    using typename base::size_type;
+    static constexpr size_type inline_capacity_v = N;
+
+    // ---------------------------------------------------------------------------------------------------
+    // Construction, as relo::vector's. Nothing is allocated while the elements fit inline.
+
+    small_vector() noexcept(noexcept(Allocator())) : small_vector(Allocator()) {}
+    explicit small_vector(const Allocator& alloc) noexcept : base(N, alloc) { check_layout(); }
+    explicit small_vector(size_type n, const Allocator& alloc = Allocator()) : small_vector(alloc) {
+        guarded([&] { this->resize(n); });
+    }
+    small_vector(size_type n, const T& value, const Allocator& alloc = Allocator()) : small_vector(alloc) {
+        guarded([&] { this->assign(n, value); });
+    }
+    template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+    small_vector(InputIt first, InputIt last, const Allocator& alloc = Allocator()) : small_vector(alloc) {
+        guarded([&] { this->assign(std::move(first), std::move(last)); });
+    }
+    small_vector(std::initializer_list<T> list, const Allocator& alloc = Allocator()) : small_vector(alloc) {
+        guarded([&] { this->assign(list); });
+    }
+#if RELO_HAS_FROM_RANGE
+    template <class R>
+    small_vector(std::from_range_t, R&& range, const Allocator& alloc = Allocator()) : small_vector(alloc) {
+        guarded([&] { this->assign_range(std::forward<R>(range)); });
+    }
+#endif
+
+    small_vector(const small_vector& other)
+        : small_vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
+        guarded([&] { this->assign(other.begin(), other.end()); });
+    }
+    /// A copy of a small vector of any inline capacity.
+    explicit small_vector(const base& other)
+        : small_vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
+        guarded([&] { this->assign(other.begin(), other.end()); });
+    }
+    small_vector(const small_vector& other, const std::common_type_t<Allocator>& alloc) : small_vector(alloc) {
+        guarded([&] { this->assign(other.begin(), other.end()); });
+    }
+    /// Takes other's heap block, or relocates its inline elements; other is left empty.
+    small_vector(small_vector&& other) noexcept(detail::nothrow_relocate_v<Allocator, T>)
+        : small_vector(other.allocator()) {
+        this->take_elements(other);
+    }
+    /// The same from a small vector of any inline capacity (which may need a heap block here).
+    explicit small_vector(base&& other) : small_vector(Allocator(other.allocator())) {
+        guarded([&] { this->take_elements(other); });
+    }
+    small_vector(small_vector&& other, const std::common_type_t<Allocator>& alloc) : small_vector(alloc) {
+        guarded([&] { this->take_elements(other); });
+    }
+
+    ~small_vector() { this->release_all(); }
+
+    small_vector& operator=(const small_vector& other) {
+        base::operator=(other);
+        return *this;
+    }
+    small_vector& operator=(const base& other) {
+        base::operator=(other);
+        return *this;
+    }
+    small_vector& operator=(small_vector&& other) noexcept(
+        detail::nothrow_relocate_v<Allocator, T> && (alloc_traits::propagate_on_container_move_assignment::value ||
+                                                     alloc_traits::is_always_equal::value)) {
+        base::operator=(std::move(other));
+        return *this;
+    }
+    small_vector& operator=(base&& other) {
+        base::operator=(std::move(other));
+        return *this;
+    }
+    small_vector& operator=(std::initializer_list<T> list) {
+        this->assign(list);
+        return *this;
+    }
+
+private:
+    detail::small_vector_slots<T, N> slots_;
+
+    void check_layout() noexcept {
+        RELO_EXPECTS(reinterpret_cast<unsigned char*>(&slots_) == this->slots_address());
+    }
+
+    /// Runs a constructor's body; if it throws, the elements built so far are destroyed and the heap
+    /// block freed (the destructor does not run for an object whose constructor threw).
+    template <class Body>
+    void guarded(Body&& body) {
+        try {
+            body();
+        } catch (...) {
+            this->release_all();
+            throw;
+        }
+    }
+};
+
+template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
+          std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+small_vector(InputIt, InputIt, Alloc = Alloc())
+    -> small_vector<typename std::iterator_traits<InputIt>::value_type,
+                    detail::default_small_capacity<typename std::iterator_traits<InputIt>::value_type>, Alloc>;
+
+/// Erases every element equal to value; returns how many.
+template <class T, class A, class G, class U>
+typename small_vector_base<T, A, G>::size_type erase(small_vector_base<T, A, G>& c, const U& value) {
+    auto equal = [&value](const T& e) { return e == value; };
+    return detail::erase_if(c, equal);
+}
+
+/// Erases every element satisfying pred; returns how many.
+template <class T, class A, class G, class Pred>
+typename small_vector_base<T, A, G>::size_type erase_if(small_vector_base<T, A, G>& c, Pred pred) {
+    return detail::erase_if(c, pred);
+}
+
+namespace pmr {
+/// relo::small_vector with a std::pmr::polymorphic_allocator.
+template <class T, std::size_t N = detail::default_small_capacity<T>, class Growth = growth_2>
+using small_vector = relo::small_vector<T, N, std::pmr::polymorphic_allocator<T>, Growth>;
+}  // namespace pmr
+
+}  // namespace relo
+
+#endif  // RELO_SMALL_VECTOR_HPP
