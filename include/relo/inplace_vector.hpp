@@ -11,7 +11,8 @@
 //     try_emplace_back return nullptr instead; unchecked_push_back has the precondition size() < N.
 //   * inplace_vector<T, 0> is an empty, trivially copyable type. When T is trivially copyable (trivially
 //     destructible), so is inplace_vector<T, N>; for trivial T it is usable in constant expressions (C++20).
-//   * The size is stored in the smallest unsigned type that holds N: sizeof(inplace_vector<char, 5>) == 6.
+//   * The size is stored in the smallest unsigned type that holds N (up to 16 bits; size_t beyond):
+//     sizeof(inplace_vector<char, 5>) == 6.
 //   * Iterators are pointers. Insertion and erasure invalidate iterators from the position on; nothing
 //     else does (the elements never move to other storage). Moving a container moves its elements.
 #ifndef RELO_INPLACE_VECTOR_HPP
@@ -34,11 +35,15 @@
 namespace relo {
 namespace detail {
 
-/// The smallest unsigned type that holds every size from 0 to N.
-template <std::size_t N>
+/// The type of the size: the smallest unsigned type that holds every size from 0 to N, up to 16 bits.
+/// Beyond (or when T is a 16-bit integer) it is size_t: the object is then at least 64 KiB, so the bytes
+/// do not matter, while a size of the same type as the elements' scalars (uint32_t for int elements)
+/// could be changed by every element store as far as the optimizer knows, and each push_back would
+/// reload it (measured in docs/small_vectors.md; docs/decisions.md).
+template <std::size_t N, class T>
 using inplace_size_t = std::conditional_t<
     N <= UINT8_MAX, std::uint8_t,
-    std::conditional_t<N <= UINT16_MAX, std::uint16_t, std::conditional_t<N <= UINT32_MAX, std::uint32_t, std::size_t>>>;
+    std::conditional_t<N <= UINT16_MAX && !(std::is_integral_v<T> && sizeof(T) == 2), std::uint16_t, std::size_t>>;
 
 /// The "allocator" of a container that never allocates: it only constructs and destroys in place
 /// (through std::allocator_traits: placement new, or std::construct_at in constant expressions). Empty
@@ -90,11 +95,11 @@ class inplace_members : protected in_place_constructor<T> {
 protected:
     RELO_CONSTEXPR20 T* data_ptr() const noexcept { return const_cast<T*>(slots_.items); }
     RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
-    RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N>>(n); }
+    RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
 
 private:
     inplace_slots<T, N> slots_;
-    inplace_size_t<N> size_ = 0;
+    inplace_size_t<N, T> size_ = 0;
 };
 
 template <class T, std::size_t N>

@@ -7,11 +7,11 @@
 // can take `relo::small_vector_base<T>&` and accept small vectors of any inline capacity (as
 // llvm::SmallVectorImpl).
 //
-// Layout: a pointer to the elements (the inline slots or a heap block), the size and the capacity (whose
-// top 16 bits record N), then the N inline slots: sizeof(small_vector<int, 8>) == 56, as Boost's. The
-// 40-byte layout of Abseil (size and flag in one word, heap pointer and capacity sharing the slots) was
-// measured 15-30% slower on push_back-heavy work (docs/small_vectors.md). N is at most 65535 and the size
-// at most 2^48 - 1 elements.
+// Layout: a pointer to the elements (the inline slots or a heap block), the size and the capacity, then
+// the N inline slots (which record N while the elements are on the heap): sizeof(small_vector<int, 8>)
+// == 56, as Boost's. Abseil's 40-byte layout (size and flag in one word, heap pointer and capacity
+// sharing the slots) was measured slower on push_back-heavy work (docs/small_vectors.md). N is at most
+// 65535.
 //
 // Differences from relo::vector:
 //   * moving a small vector whose elements are inline moves (relocates) the elements, so iterators into
@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <memory>
@@ -48,15 +49,19 @@ class small_vector_base;
 
 namespace detail {
 
-/// The inline elements, constructed by the vector as it needs them.
+/// The inline elements, constructed by the vector as it needs them. While the elements are on the heap
+/// the slots are free, and record the inline capacity N instead (for small_vector_base, which does not
+/// know N).
 template <class T, std::size_t N>
 union small_vector_slots {
     T items[N];
+    std::uint16_t inline_capacity;
     small_vector_slots() noexcept {}
     ~small_vector_slots() {}
 };
 template <class T>
 union small_vector_slots<T, 0> {
+    std::uint16_t inline_capacity;
     alignas(T) unsigned char none[1];  // where the (empty) inline storage starts
 };
 
@@ -127,7 +132,7 @@ public:
     T& emplace_back(Args&&... args) {
         T* data = storage_.begin;
         const size_type n = storage_.size;
-        if (RELO_LIKELY(n != (storage_.capacity & capacity_mask))) {
+        if (RELO_LIKELY(n != storage_.capacity)) {
             detail::construct(allocator(), data + n, std::forward<Args>(args)...);
             storage_.size = n + 1;
             return data[n];
@@ -149,7 +154,12 @@ public:
     }
 
     /// The number of elements held without allocating.
-    size_type inline_capacity() const noexcept { return storage_.capacity >> capacity_bits; }
+    size_type inline_capacity() const noexcept {
+        if (!is_on_heap()) return storage_.capacity;
+        std::uint16_t n;
+        std::memcpy(&n, slots_address(), sizeof n);
+        return n;
+    }
     /// True when the elements live in a heap block.
     bool is_on_heap() const noexcept { return storage_.begin != inline_data(); }
 
@@ -158,13 +168,19 @@ public:
     void shrink_to_fit() {
         if (!is_on_heap()) return;
         const block b = heap_block();
-        if (b.size() > inline_capacity()) {
+        const size_type slots = inline_capacity();
+        if (b.size() > slots) {
             set_heap(growth::shrink(allocator(), b));
             return;
         }
-        detail::transfer_to_new_storage(allocator(), b.begin, b.end, inline_data());
+        try {
+            detail::transfer_to_new_storage(allocator(), b.begin, b.end, inline_data());
+        } catch (...) {
+            record_inline_capacity(slots);  // the slots held it while the elements were on the heap
+            throw;
+        }
         alloc_traits::deallocate(allocator(), b.begin, b.capacity());
-        set_inline(b.size());
+        set_inline(b.size(), slots);
     }
 
     /// Exchanges the contents: O(1) when both are on the heap, otherwise elements are relocated (and a
@@ -212,8 +228,8 @@ protected:
     void release_all() noexcept {
         this->clear();
         if (!is_on_heap()) return;
-        alloc_traits::deallocate(allocator(), storage_.begin, storage_.capacity & capacity_mask);
-        set_inline(0);
+        alloc_traits::deallocate(allocator(), storage_.begin, storage_.capacity);
+        set_inline(0, inline_capacity());
     }
 
     /// Takes other's elements, this being empty: its heap block when the allocators are equal,
@@ -223,7 +239,7 @@ protected:
         if (other.is_on_heap() && (alloc_traits::is_always_equal::value || allocator() == other.allocator())) {
             release_all();
             set_heap(other.heap_block());
-            other.set_inline(0);
+            other.set_inline(0, other.inline_capacity());
             return;
         }
         const size_type n = other.size();
@@ -234,17 +250,14 @@ protected:
     }
 
 private:
-    // The capacity word holds the current capacity and, in its top bits, the inline capacity N.
-    static constexpr unsigned capacity_bits = 48;
-    static constexpr size_type capacity_mask = (size_type{1} << capacity_bits) - 1;
-    static constexpr size_type max_inline_capacity = 0xFFFF;
+    static constexpr size_type max_inline_capacity = 0xFFFF;  // what the free slots can record
 
     // An empty allocator takes no space (empty-base optimization).
     struct storage : detail::allocator_holder<Allocator> {
         using detail::allocator_holder<Allocator>::allocator_holder;
         T* begin = nullptr;   // the inline slots or the heap block
         size_type size = 0;
-        size_type capacity = 0;  // capacity | inline capacity << capacity_bits
+        size_type capacity = 0;  // of the inline slots (N) or of the heap block
     };
     storage storage_;
 
@@ -260,32 +273,40 @@ private:
     Allocator& allocator() noexcept { return storage_.allocator(); }
     const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
-    void init(size_type inline_capacity) noexcept {
-        storage_.capacity = inline_capacity << capacity_bits;
-        set_inline(0);
-    }
+    void init(size_type inline_capacity) noexcept { set_inline(0, inline_capacity); }
     block heap_block() const noexcept {
-        return {storage_.begin, storage_.begin + storage_.size, storage_.begin + (storage_.capacity & capacity_mask)};
+        return {storage_.begin, storage_.begin + storage_.size, storage_.begin + storage_.capacity};
     }
-    /// Records b as the storage (the inline slots hold no elements by now).
+    void record_inline_capacity(size_type n) noexcept {
+        const auto value = static_cast<std::uint16_t>(n);
+        std::memcpy(slots_address(), &value, sizeof value);
+    }
+    /// Records b as the storage (the inline slots hold no elements by now, and keep N).
     void set_heap(const block& b) noexcept {
+        if (!is_on_heap()) record_inline_capacity(storage_.capacity);
         storage_.begin = b.begin;
         storage_.size = b.size();
-        storage_.capacity = (storage_.capacity & ~capacity_mask) | b.capacity();
+        storage_.capacity = b.capacity();
     }
-    /// The inline slots become the storage, holding n elements.
-    void set_inline(size_type n) noexcept {
+    /// The inline slots (there are `slots` of them) become the storage, holding n elements.
+    void set_inline(size_type n, size_type slots) noexcept {
         storage_.begin = inline_data();
         storage_.size = n;
-        storage_.capacity = (storage_.capacity & ~capacity_mask) | inline_capacity();
+        storage_.capacity = slots;
     }
 
     /// this is on the heap, inline_one's elements fit inline here: the elements move here, the heap
     /// block there.
     void give_heap_block_for_inline(small_vector_base& inline_one) {
         const block mine = heap_block();
-        detail::transfer_to_new_storage(allocator(), inline_one.begin(), inline_one.end(), inline_data());
-        set_inline(inline_one.size());
+        const size_type slots = inline_capacity();
+        try {
+            detail::transfer_to_new_storage(allocator(), inline_one.begin(), inline_one.end(), inline_data());
+        } catch (...) {
+            record_inline_capacity(slots);
+            throw;
+        }
+        set_inline(inline_one.size(), slots);
         inline_one.set_heap(mine);
     }
 
@@ -300,13 +321,13 @@ private:
     // The storage interface of detail::sequence_ops.
     T* seq_begin() const noexcept { return storage_.begin; }
     T* seq_end() const noexcept { return storage_.begin + storage_.size; }
-    T* seq_capacity_end() const noexcept { return storage_.begin + (storage_.capacity & capacity_mask); }
+    T* seq_capacity_end() const noexcept { return storage_.begin + storage_.capacity; }
     void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - storage_.begin); }
     void seq_added_one() noexcept { ++storage_.size; }
     Allocator& seq_allocator() noexcept { return allocator(); }
     size_type seq_max_size() const noexcept {
         const size_type by_allocator = detail::max_elements<T>(allocator());
-        return by_allocator < capacity_mask ? by_allocator : capacity_mask;
+        return by_allocator;
     }
     static constexpr bool seq_fixed_capacity = false;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
