@@ -480,6 +480,13 @@ protected:
         } else if constexpr (sizeof...(Args) == 0) {
             ensure_room_for(1);
             return fast_emplace_back();
+        } else if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
+                             std::is_constructible_v<T, Args&&...>) {
+            // A small value is copied first (it may be an element that growth moves): then the caller's
+            // argument need not live in memory, and a push_back loop keeps it in a register.
+            const T value(std::forward<Args>(args)...);
+            ensure_room_for(1);
+            return fast_emplace_back(value);
         } else if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
             // push_back(v[i]): growth may move v[i], so remember its index, not its address.
             const size_type src = (index_of_element(std::addressof(args)), ...);
