@@ -291,14 +291,7 @@ public:
     /// and the longer container's extra elements relocate to the shorter one in one pass.
     RELO_CONSTEXPR20 void swap(inplace_vector& other) noexcept(
         std::is_nothrow_swappable_v<T> && detail::nothrow_relocate_v<constructor, T>) {
-        if (this == &other) return;
-        inplace_vector& shorter = this->size() <= other.size() ? *this : other;
-        inplace_vector& longer = this->size() <= other.size() ? other : *this;
-        const size_type common = shorter.size();
-        std::swap_ranges(shorter.begin(), shorter.end(), longer.begin());
-        detail::transfer_to_new_storage(shorter.seq_allocator(), longer.begin() + common, longer.end(), shorter.end());
-        shorter.set_stored_size(longer.size());
-        longer.set_stored_size(common);
+        if (this != &other) this->swap_elements(other);
     }
 
 private:

@@ -205,13 +205,7 @@ public:
         } else {
             if (other.size() > this->capacity()) this->reserve(other.size());
             if (this->size() > other.capacity()) other.reserve(this->size());
-            small_vector_base& shorter = this->size() <= other.size() ? *this : other;
-            small_vector_base& longer = this->size() <= other.size() ? other : *this;
-            const size_type common = shorter.size();
-            std::swap_ranges(shorter.begin(), shorter.end(), longer.begin());
-            detail::transfer_to_new_storage(allocator(), longer.begin() + common, longer.end(), shorter.end());
-            shorter.storage_.size = longer.size();
-            longer.storage_.size = common;
+            this->swap_elements(other);
         }
     }
 

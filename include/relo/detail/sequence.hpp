@@ -456,6 +456,19 @@ protected:
         return static_cast<size_type>(p - first);
     }
 
+    /// Exchanges the elements with other's when each capacity holds the other's size (fixed-capacity and
+    /// inline storage): the common prefix is swapped, the longer side's rest relocates to the shorter in
+    /// one pass. The allocators must be equal.
+    RELO_CONSTEXPR20 void swap_elements(Derived& other) {
+        Derived& shorter = size() <= other.size() ? self() : other;
+        Derived& longer = size() <= other.size() ? other : self();
+        RELO_EXPECTS(shorter.capacity() >= longer.size());
+        T* common_end = longer.begin() + shorter.size();
+        std::swap_ranges(shorter.begin(), shorter.end(), longer.begin());
+        shorter.seq_set_end(transfer_to_new_storage(alloc(), common_end, longer.end(), shorter.end()));
+        longer.seq_set_end(common_end);
+    }
+
     /// Destroys the elements from new_end on.
     RELO_CONSTEXPR20 void truncate(T* new_end) noexcept {
         destroy(alloc(), new_end, end());
