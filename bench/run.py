@@ -105,7 +105,8 @@ def vector_experiments(mode, optional_peers, allocators=()):
         loop_cells))
     sweep_r = ["relo-r256k", "relo-r512k", "relo-r1m", "relo-r2m", "relo-r4m", "relo-r8m", "relo-r32m", "relo-rnever"]
     sweep_o = ["relo-o256k", "relo-o512k", "relo-o1m", "relo-o2m", "relo-o4m", "relo-o8m", "relo-o32m", "relo-onever"]
-    sweep_policy = ["relo-res1", "relo-res4", "relo-res16", "relo-res64", "relo-nohuge"]
+    sweep_policy = ["relo-res1", "relo-res4", "relo-res16", "relo-res64"]
+    sweep_huge = ["relo-h2m", "relo-h4m", "relo-h8m", "relo-h16m", "relo-h32m", "relo-nohuge"]
     def sweep(name, title, description, impls, cell_names):
         """Variants of relo against std::vector on a few cells of the environment."""
         chosen = [c for c in cells + loop_cells if c[0] in cell_names]
@@ -137,11 +138,17 @@ def vector_experiments(mode, optional_peers, allocators=()):
                                                                  "relo-copy64k"],
               {"push-only/int/100", "push-cons-dest/int", "all/int", "all/test_type", "int/n=100", "int/n=1000",
                "thingie/n=1000", "int/n=100000"}),
-        sweep("large-blocks", "Choosing the reservation and huge pages",
-              "relo::vector with large blocks that reserve 1x (no headroom), 4x, 16x and 64x their size, "
-              "and with transparent huge pages off.", sweep_policy,
+        sweep("large-blocks", "Choosing the reservation",
+              "relo::vector with large blocks that reserve 1x (no headroom), 4x, 16x and 64x their size.",
+              sweep_policy,
               {"push-only/int/1", "push-only/string/1", "push-only/test_type/10", "push-cons-dest/int",
                "push-cons-dest/string", "all/array"}),
+        sweep("huge-pages", "Choosing where huge pages start",
+              "relo::vector whose large blocks use transparent huge pages once they commit 2, 4, 8, 16 or "
+              "32 MiB, and never.", sweep_huge,
+              {"push-only/int/1", "push-only/int/50", "push-only/int/100", "push-only/array/10",
+               "push-only/array/100", "push-only/string/1", "push-only/test_type/10", "push-cons-dest/int",
+               "push-cons-dest/array", "all/array"}),
     ]
     return experiments
 

@@ -26,13 +26,14 @@
 
 namespace relo_bench {
 
-template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true,
+template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16,
+          std::size_t Huge = relo::page_allocator_policy::huge_page_threshold,
           std::size_t Realloc = relo::page_allocator_policy::realloc_threshold>
 struct threshold_policy {
     static constexpr std::size_t relocatable_mapping_threshold = Relocatable;
     static constexpr std::size_t other_mapping_threshold = Other;
     static constexpr std::size_t reservation_factor = Reservation;
-    static constexpr bool huge_pages = Huge;
+    static constexpr std::size_t huge_page_threshold = Huge;
     static constexpr std::size_t realloc_threshold = Realloc;
 };
 
@@ -77,7 +78,8 @@ struct relo_vector_growth {
 };
 
 /// relo::vector with a page_allocator policy other than the default (for choosing it).
-template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16, bool Huge = true,
+template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16,
+          std::size_t Huge = relo::page_allocator_policy::huge_page_threshold,
           std::size_t Realloc = relo::page_allocator_policy::realloc_threshold>
 struct relo_vector_thresholds {
     static constexpr const char* name = "relo::vector(policy)";
@@ -136,11 +138,17 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "relo-res4") return f(relo_vector_thresholds<R, O, 4>{}), true;
     if (name == "relo-res16") return f(relo_vector_thresholds<R, O, 16>{}), true;
     if (name == "relo-res64") return f(relo_vector_thresholds<R, O, 64>{}), true;
-    if (name == "relo-nohuge") return f(relo_vector_thresholds<R, O, Res, false>{}), true;
-    if (name == "relo-copy0") return f(relo_vector_thresholds<R, O, Res, true, 0>{}), true;
-    if (name == "relo-copy1k") return f(relo_vector_thresholds<R, O, Res, true, K>{}), true;
-    if (name == "relo-copy4k") return f(relo_vector_thresholds<R, O, Res, true, 4 * K>{}), true;
-    if (name == "relo-copy64k") return f(relo_vector_thresholds<R, O, Res, true, 64 * K>{}), true;
+    if (name == "relo-h2m") return f(relo_vector_thresholds<R, O, Res, 2 * M>{}), true;
+    if (name == "relo-h4m") return f(relo_vector_thresholds<R, O, Res, 4 * M>{}), true;
+    if (name == "relo-h8m") return f(relo_vector_thresholds<R, O, Res, 8 * M>{}), true;
+    if (name == "relo-h16m") return f(relo_vector_thresholds<R, O, Res, 16 * M>{}), true;
+    if (name == "relo-h32m") return f(relo_vector_thresholds<R, O, Res, 32 * M>{}), true;
+    if (name == "relo-nohuge") return f(relo_vector_thresholds<R, O, Res, never>{}), true;
+    constexpr std::size_t H = P::huge_page_threshold;
+    if (name == "relo-copy0") return f(relo_vector_thresholds<R, O, Res, H, 0>{}), true;
+    if (name == "relo-copy1k") return f(relo_vector_thresholds<R, O, Res, H, K>{}), true;
+    if (name == "relo-copy4k") return f(relo_vector_thresholds<R, O, Res, H, 4 * K>{}), true;
+    if (name == "relo-copy64k") return f(relo_vector_thresholds<R, O, Res, H, 64 * K>{}), true;
     if (name == "relo-g15") return f(relo_vector_growth<relo::growth_1_5>{}), true;
     if (name == "relo-g16") return f(relo_vector_growth<relo::growth_1_6>{}), true;
     if (name == "relo-g2") return f(relo_vector_growth<relo::growth_2>{}), true;

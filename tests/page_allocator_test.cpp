@@ -109,6 +109,41 @@ TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {
     a.deallocate(p, 100);
 }
 
+// Large blocks from 1 MiB, huge pages only once a block commits 8 MiB: growing and shrinking across the
+// huge-page threshold, in place and by moving, keeps the bytes, and the committed length follows it.
+struct late_huge_pages_policy : relo::page_allocator_policy {
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{1} << 20;
+    static constexpr std::size_t reservation_factor = 4;
+    static constexpr std::size_t huge_page_threshold = std::size_t{8} << 20;
+};
+
+TEST(PageAllocator, BlocksCrossTheHugePageThreshold) {
+    using allocator = relo::page_allocator<int, late_huge_pages_policy>;
+    constexpr std::size_t mib_ints = (std::size_t{1} << 20) / sizeof(int);
+    allocator a;
+    auto first = a.allocate_at_least(mib_ints);
+    // Below the threshold the block ends at a page boundary, not a huge page's.
+    EXPECT_EQ((64 + first.count * sizeof(int)) % relo::detail::os::page_size(), 0u);
+    EXPECT_LT(first.count * sizeof(int), std::size_t{2} << 20);
+    int* p = first.ptr;
+    std::size_t n = first.count;
+    fill(p, n);
+    for (std::size_t next : {3 * mib_ints, 9 * mib_ints, 2 * mib_ints, 12 * mib_ints, 40 * mib_ints, mib_ints}) {
+        if (!a.try_expand(p, n, next)) p = a.reallocate(p, n, next);
+        expect_filled(p, std::min(n, next));
+        fill(p, next);
+        n = next;
+    }
+    a.deallocate(p, n);
+    if (relo::detail::os::huge_page_size() != 0) {
+        auto big = a.allocate_at_least(9 * mib_ints);
+        EXPECT_EQ((64 + big.count * sizeof(int)) % relo::detail::os::huge_page_size(), 0u)
+            << "from the threshold on a block commits whole huge pages";
+        fill(big.ptr, big.count);
+        a.deallocate(big.ptr, big.count);
+    }
+}
+
 TEST(PageAllocator, ImpossibleSizesThrow) {
     relo::page_allocator<int> a;
     EXPECT_THROW((void)a.allocate(a.max_size() + 1), std::bad_array_new_length);

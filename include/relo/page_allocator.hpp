@@ -11,7 +11,7 @@
 //
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
 // pages as it grows, so growth in place almost always succeeds, for every element type; blocks of 2 MiB
-// and more use transparent huge pages. Whether a block is malloc'ed or large is a pure function of its
+// and more use transparent huge pages from a threshold on. Whether a block is malloc'ed or large is a pure function of its
 // size in bytes and of T, so deallocate(p, n) needs no lookup. docs/thresholds.md has the measurements
 // behind the default policy.
 //
@@ -53,8 +53,8 @@ struct page_allocator_policy {
     static constexpr std::size_t other_mapping_threshold = std::size_t{2} << 20;
     /// A large block reserves this many times its size in address space, to grow into in place.
     static constexpr std::size_t reservation_factor = 16;
-    /// Large blocks of at least a huge page use transparent huge pages.
-    static constexpr bool huge_pages = true;
+    /// Large blocks committing at least this many bytes use transparent huge pages (SIZE_MAX: never).
+    static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
     /// Small blocks below this many bytes grow by malloc-copy-free (which hits malloc's per-thread cache)
     /// rather than by realloc (which does not); from it on, realloc may extend the block in place.
     static constexpr std::size_t realloc_threshold = 1024;
@@ -183,10 +183,10 @@ private:
     static constexpr std::size_t header_bytes = alignof(T) > 64 ? alignof(T) : 64;
 
     static constexpr detail::large_block_options options() noexcept {
-        return {Policy::reservation_factor, Policy::huge_pages};
+        return {Policy::reservation_factor, Policy::huge_page_threshold};
     }
     static std::size_t committed_length(std::size_t n) noexcept {
-        return detail::large_block::committed_length(header_bytes + n * sizeof(T), Policy::huge_pages);
+        return detail::large_block::committed_length(header_bytes + n * sizeof(T), options());
     }
 
     static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= mapping_threshold(); }

@@ -6,9 +6,11 @@
 // `offset` bytes of the reservation hold its length, so the block needs no side table; the elements start
 // at `offset` (a multiple of their alignment, at most a page).
 //
-// Blocks of at least a huge page are aligned to huge pages and advised MADV_HUGEPAGE: each fault then maps
-// 2 MiB instead of 4 KiB. On the VMs this project is measured on a 4 KiB fault costs ~10 µs, so this is
-// the largest single effect on large vectors (docs/thresholds.md).
+// Reservations of at least a huge page are aligned to huge pages; once a block commits at least
+// `huge_page_threshold` bytes it is advised MADV_HUGEPAGE and committed in whole huge pages: each fault
+// then maps 2 MiB instead of 4 KiB. On the VMs this project is measured on a 4 KiB fault costs ~10 µs, so
+// this is the largest single effect on large vectors; below the threshold the half huge page a block
+// commits but does not use on average costs more than the faults it saves (docs/thresholds.md).
 //
 // Only when the reservation is used up does a block move: reallocate() moves its pages (mremap with
 // MREMAP_FIXED into a larger reservation: page-table entries move, no byte is copied); resize_in_place()
@@ -26,8 +28,8 @@
 namespace relo::detail {
 
 struct large_block_options {
-    std::size_t reservation_factor;  // reserve this many times the bytes asked for (1 = exactly)
-    bool huge_pages;                 // align and advise blocks of at least a huge page
+    std::size_t reservation_factor;   // reserve this many times the bytes asked for (1 = exactly)
+    std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
 };
 
 class large_block {
@@ -38,29 +40,26 @@ public:
     };
 
     /// The committed length of a block whose elements end `end` bytes into the reservation: whole
-    /// pages, or whole huge pages for a block of at least one.
-    static std::size_t committed_length(std::size_t end, bool huge_pages) noexcept {
-        const std::size_t huge = os::huge_page_size();
-        if (huge_pages && huge != 0 && end >= huge) return round_up(end, huge);
+    /// pages, or whole huge pages from the huge-page threshold on.
+    static std::size_t committed_length(std::size_t end, const large_block_options& opt) noexcept {
+        if (uses_huge_pages(end, opt)) return round_up(end, os::huge_page_size());
         return os::round_up_to_pages(end);
     }
 
     /// A new block for `bytes` bytes of elements. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         if (bytes > SIZE_MAX / 2 - offset) os::throw_bad_alloc();
-        const std::size_t committed = committed_length(offset + bytes, opt.huge_pages);
+        const std::size_t committed = committed_length(offset + bytes, opt);
         std::size_t reserved = reservation_for(offset, bytes, committed, opt);
         // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
-        // pages as soon as it has grown over them, even if it starts smaller.
-        bool huge = is_huge(reserved, opt);
-        void* base = reserve_aligned(reserved, huge);
+        // pages once it has grown over the threshold, even if it starts smaller.
+        void* base = reserve_aligned(reserved, opt);
         if (base == nullptr && reserved != committed) {  // e.g. under RLIMIT_AS: no headroom, then
             reserved = committed;
-            huge = is_huge(reserved, opt);
-            base = reserve_aligned(reserved, huge);
+            base = reserve_aligned(reserved, opt);
         }
         if (base == nullptr) os::throw_bad_alloc();
-        if (huge) os::advise_huge_pages(base, reserved);
+        if (uses_huge_pages(committed, opt)) os::advise_huge_pages(base, reserved);
         if (!os::commit(base, committed)) {
             os::release(base, reserved);
             os::throw_bad_alloc();
@@ -81,15 +80,20 @@ public:
         if (new_bytes > SIZE_MAX / 2 - offset) return false;
         char* base = static_cast<char*>(data) - offset;
         const std::size_t reserved = header(base)->reserved;
-        const std::size_t old_committed = committed_length(offset + old_bytes, opt.huge_pages);
-        const std::size_t new_committed = committed_length(offset + new_bytes, opt.huge_pages);
+        const std::size_t old_committed = committed_length(offset + old_bytes, opt);
+        const std::size_t new_committed = committed_length(offset + new_bytes, opt);
         if (new_committed == old_committed) return true;
         if (new_committed < old_committed) {
             os::decommit(base + new_committed, old_committed - new_committed);
             return true;
         }
         if (new_committed > reserved && !extend_reservation(base, old_committed, reserved, new_committed)) return false;
-        return os::commit(base + old_committed, new_committed - old_committed);
+        if (!os::commit(base + old_committed, new_committed - old_committed)) return false;
+        // Crossing the threshold: the pages faulted from now on are huge (the reservation's extension, if
+        // any, inherited nothing, so the whole range is advised).
+        if (!uses_huge_pages(old_committed, opt) && uses_huge_pages(new_committed, opt))
+            os::advise_huge_pages(base, header(base)->reserved);
+        return true;
     }
 
     /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place.
@@ -100,24 +104,23 @@ public:
         if (new_bytes > SIZE_MAX / 2 - offset) os::throw_bad_alloc();
         char* base = static_cast<char*>(data) - offset;
         const std::size_t old_reserved = header(base)->reserved;
-        const std::size_t old_committed = committed_length(offset + old_bytes, opt.huge_pages);
-        const std::size_t new_committed = committed_length(offset + new_bytes, opt.huge_pages);
+        const std::size_t old_committed = committed_length(offset + old_bytes, opt);
+        const std::size_t new_committed = committed_length(offset + new_bytes, opt);
         std::size_t reserved = reservation_for(offset, new_bytes, new_committed, opt);
-        bool huge = is_huge(reserved, opt);
-        void* target = reserve_aligned(reserved, huge);
+        void* target = reserve_aligned(reserved, opt);
         if (target == nullptr) {
             reserved = new_committed;
-            huge = is_huge(reserved, opt);
-            target = reserve_aligned(reserved, huge);
+            target = reserve_aligned(reserved, opt);
         }
         if (target == nullptr) os::throw_bad_alloc();
-        if (huge) os::advise_huge_pages(target, reserved);
         try {
             os::remap_to(base, old_committed, new_committed, target);
         } catch (...) {
             os::release(target, reserved);
             throw;
         }
+        // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
+        if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
         if (old_reserved > old_committed) os::release(base + old_committed, old_reserved - old_committed);
         header(target)->reserved = reserved;
         return static_cast<char*>(target) + offset;
@@ -131,20 +134,22 @@ private:
 
     static std::size_t round_up(std::size_t n, std::size_t unit) noexcept { return (n + unit - 1) / unit * unit; }
 
-    static bool is_huge(std::size_t length, large_block_options opt) noexcept {
-        return opt.huge_pages && os::huge_page_size() != 0 && length >= os::huge_page_size();
+    static bool uses_huge_pages(std::size_t committed, const large_block_options& opt) noexcept {
+        const std::size_t huge = os::huge_page_size();
+        return huge != 0 && committed >= huge && committed >= opt.huge_page_threshold;
     }
 
     static std::size_t reservation_for(std::size_t offset, std::size_t bytes, std::size_t committed,
                                        large_block_options opt) noexcept {
         if (opt.reservation_factor <= 1 || bytes > (SIZE_MAX / 4 - offset) / opt.reservation_factor) return committed;
-        const std::size_t r = committed_length(offset + bytes * opt.reservation_factor, opt.huge_pages);
+        const std::size_t r = committed_length(offset + bytes * opt.reservation_factor, opt);
         return r > committed ? r : committed;
     }
 
-    /// Reserves `length` bytes, aligned to a huge page if asked (by trimming an over-sized reservation).
-    static void* reserve_aligned(std::size_t length, bool huge) noexcept {
-        if (!huge) return os::try_reserve(length);
+    /// Reserves `length` bytes; aligned to a huge page (by trimming an over-sized reservation) when the
+    /// block may use huge pages within it.
+    static void* reserve_aligned(std::size_t length, const large_block_options& opt) noexcept {
+        if (!uses_huge_pages(length, opt)) return os::try_reserve(length);
         const std::size_t align = os::huge_page_size();
         char* raw = static_cast<char*>(os::try_reserve(length + align));
         if (raw == nullptr) return nullptr;
