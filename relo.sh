@@ -47,7 +47,7 @@ configure_and_build() {
 cmd_test() {
   # Google Benchmark, Abseil and LLVM: the benchmark peers, built and smoke-run by the first configuration.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
-    libbenchmark-dev libabsl-dev llvm-14-dev
+    libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
   mkdir -p "$ROOT/build"
   # The first configuration also builds the benchmarks and runs the suite's smoke mode.
   local configs=(
@@ -84,7 +84,7 @@ cmd_test() {
 
 cmd_bench() {
   ensure_packages cmake make g++ libboost-dev python3 python3-matplotlib util-linux \
-    libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev
+    libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
   local dir="$ROOT/build/bench-release"
   log "configure and build the benchmarks (Release, -O3 -march=native -DNDEBUG)"
   cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-O3 -march=native" \

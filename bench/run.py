@@ -49,7 +49,7 @@ def push_only_iterations(type_name, vectors, scale):
     return vectors + max(20, int((2 * elements / (50 * repeats)) ** 0.5))
 
 
-def vector_experiments(mode, optional_peers, allocators=()):
+def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
     scale = {"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB}[mode]
     mixed_iterations = {"smoke": 40, "quick": 500, "full": 2000}[mode]
     types = ["int", "array", "test_type", "string"]
@@ -126,6 +126,17 @@ def vector_experiments(mode, optional_peers, allocators=()):
               "relo::vector with growth factors 1.5, 1.6 and 2 (the default).", ["relo-g15", "relo-g16", "relo-g2"],
               {"push-only/int/1", "push-only/int/10", "push-only/string/10", "push-only/test_type/50",
                "push-cons-dest/int", "push-cons-dest/string", "all/array", "all/test_type"}),
+        sweep("pmr", "Vectors on polymorphic memory resources",
+              "std::pmr::vector on new_delete_resource (the cost of the polymorphic allocator alone), on "
+              "unsynchronized_pool_resource and on monotonic_buffer_resource (both over new/delete, one per "
+              "process, as the default resource); boost::container::pmr::vector on Boost's pool and "
+              "monotonic resources; relo::pmr::vector on the standard ones (which offer no expansion, so "
+              "relo grows by allocate-move-free); relo::vector on its default allocator.",
+              ["std-pmr", "std-pmr-pool", "std-pmr-monotonic"] +
+              (["boost-pmr-pool", "boost-pmr-monotonic"] if boost_pmr else []) +
+              ["relo-pmr-pool", "relo-pmr-monotonic", "relo"],
+              {"push-only/int/1", "push-only/int/100", "push-only/string/10", "push-cons-dest/int",
+               "push-cons-dest/string", "all/int", "all/test_type", "int/n=100", "int/n=100000"}),
         sweep("global-allocators", "std::vector and relo::vector over other malloc implementations",
               "The same cases with jemalloc, mimalloc and tcmalloc as the process's malloc (LD_PRELOAD of "
               "Debian's packages), against std::vector on glibc. relo's large blocks do not use malloc.",
@@ -282,7 +293,9 @@ def main():
     optional = subprocess.run([program, "list"], capture_output=True, text=True).stdout.split()
     static_program = os.path.join(bench_dir, "static_bench")
     small_optional = subprocess.run([static_program, "list"], capture_output=True, text=True).stdout.split()
-    experiments = vector_experiments(mode, optional, available_allocators())
+    boost_pmr = "boost-pmr-pool" in optional
+    optional = [p for p in optional if p != "boost-pmr-pool"]
+    experiments = vector_experiments(mode, optional, available_allocators(), boost_pmr)
     experiments += container_experiments(mode, small_optional, small_optional)
     if not os.path.exists(os.path.join(bench_dir, "small_vector_gbench")):
         experiments = [e for e in experiments if e.program != "small_vector_gbench"]

@@ -106,6 +106,14 @@ class PlanTest(unittest.TestCase):
                 self.assertIn(e.baseline, e.impls, e.name)
                 self.assertTrue(e.cells, e.name)
 
+    def test_boost_pmr_peers_only_when_built(self):
+        def pmr(boost):
+            return next(e for e in run.vector_experiments("quick", [], (), boost) if e.name == "pmr")
+        self.assertNotIn("boost-pmr-pool", pmr(False).impls)
+        self.assertIn("boost-pmr-pool", pmr(True).impls)
+        self.assertIn("std-pmr-pool", pmr(False).impls)
+        self.assertEqual(len(pmr(True).cells), 9, "every named cell exists in the environment or the loops")
+
     def test_static_vectors_fill_to_their_capacity_and_peers_are_optional(self):
         static, small = run.container_experiments("quick", [], ["llvm"])
         self.assertEqual(static.impls, ["boost", "relo", "relo-unchecked"])

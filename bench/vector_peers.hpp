@@ -1,7 +1,9 @@
 // bench/vector_peers.hpp — the vector implementations the benchmarks compare, by name.
 //
 // Always present: std::vector, boost::container::vector (default growth, and growth factor 2 as the thesis
-// configured it), relo::vector (and variants with other thresholds or allocators, to choose defaults).
+// configured it), relo::vector (and variants with other thresholds or allocators, to choose defaults),
+// std::pmr::vector over the standard memory resources, and boost::container::pmr::vector over Boost's
+// (when libboost_container is installed: -DRELO_BENCH_HAVE_BOOST_PMR).
 // Present when the user points CMake at them (never downloaded or bundled): the thesis's uwr::vector
 // (-DRELO_BENCH_UWR=<include dir>), rvector (-DRELO_BENCH_RVECTOR=<include dir>).
 #ifndef RELO_BENCH_VECTOR_PEERS_HPP
@@ -9,11 +11,18 @@
 
 #include <cstddef>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
 #include <boost/container/options.hpp>
 #include <boost/container/vector.hpp>
+#if defined(RELO_BENCH_HAVE_BOOST_PMR)
+#include <boost/container/pmr/global_resource.hpp>
+#include <boost/container/pmr/monotonic_buffer_resource.hpp>
+#include <boost/container/pmr/unsynchronized_pool_resource.hpp>
+#include <boost/container/pmr/vector.hpp>
+#endif
 
 #include "relo/vector.hpp"
 
@@ -88,6 +97,46 @@ struct relo_vector_thresholds {
         relo::vector<T, relo::page_allocator<T, threshold_policy<Relocatable, Other, Reservation, Huge, Realloc>>>;
 };
 
+/// A vector on polymorphic allocators whose default resource, for the whole process (one case per
+/// process), is a Resource over new/delete: every vector the environment makes, copies or swaps uses it.
+template <class Vector, class Resource>
+struct std_pmr_vector {
+    static constexpr const char* name = "std::pmr";
+    template <class T>
+    using type = typename Vector::template type<T>;
+    std_pmr_vector() {
+        static Resource resource{std::pmr::new_delete_resource()};
+        std::pmr::set_default_resource(&resource);
+    }
+};
+struct std_pmr_vector_family {
+    template <class T>
+    using type = std::pmr::vector<T>;
+};
+struct relo_pmr_vector_family {
+    template <class T>
+    using type = relo::pmr::vector<T>;
+};
+/// std::pmr::vector on new_delete_resource(): what the polymorphic allocator alone costs.
+struct std_pmr_new_delete {
+    static constexpr const char* name = "std::pmr(new_delete)";
+    template <class T>
+    using type = std::pmr::vector<T>;
+};
+
+#if defined(RELO_BENCH_HAVE_BOOST_PMR)
+template <class Resource>
+struct boost_pmr_vector {
+    static constexpr const char* name = "boost::container::pmr";
+    template <class T>
+    using type = boost::container::pmr::vector<T>;
+    boost_pmr_vector() {
+        static Resource resource{boost::container::pmr::new_delete_resource()};
+        boost::container::pmr::set_default_resource(&resource);
+    }
+};
+#endif
+
 #if defined(RELO_BENCH_HAVE_UWR)
 struct uwr_vector {
     static constexpr const char* name = "uwr::vector";
@@ -152,6 +201,21 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "relo-g15") return f(relo_vector_growth<relo::growth_1_5>{}), true;
     if (name == "relo-g16") return f(relo_vector_growth<relo::growth_1_6>{}), true;
     if (name == "relo-g2") return f(relo_vector_growth<relo::growth_2>{}), true;
+    if (name == "std-pmr") return f(std_pmr_new_delete{}), true;
+    if (name == "std-pmr-pool")
+        return f(std_pmr_vector<std_pmr_vector_family, std::pmr::unsynchronized_pool_resource>{}), true;
+    if (name == "std-pmr-monotonic")
+        return f(std_pmr_vector<std_pmr_vector_family, std::pmr::monotonic_buffer_resource>{}), true;
+    if (name == "relo-pmr-pool")
+        return f(std_pmr_vector<relo_pmr_vector_family, std::pmr::unsynchronized_pool_resource>{}), true;
+    if (name == "relo-pmr-monotonic")
+        return f(std_pmr_vector<relo_pmr_vector_family, std::pmr::monotonic_buffer_resource>{}), true;
+#if defined(RELO_BENCH_HAVE_BOOST_PMR)
+    if (name == "boost-pmr-pool")
+        return f(boost_pmr_vector<boost::container::pmr::unsynchronized_pool_resource>{}), true;
+    if (name == "boost-pmr-monotonic")
+        return f(boost_pmr_vector<boost::container::pmr::monotonic_buffer_resource>{}), true;
+#endif
 #if defined(RELO_BENCH_HAVE_UWR)
     if (name == "uwr") return f(uwr_vector{}), true;
 #endif
