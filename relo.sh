@@ -86,20 +86,26 @@ cmd_bench() {
   ensure_packages cmake make g++ libboost-dev python3 python3-matplotlib util-linux \
     libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
   local dir="$ROOT/build/bench-release"
+  # -DNAME=VALUE arguments go to CMake (optional peers such as -DRELO_BENCH_UWR=<include dir>);
+  # the cache remembers them for later runs. Everything else goes to bench/run.py.
+  local cmake_args=() run_args=()
+  for a in "$@"; do
+    case "$a" in -D*) cmake_args+=("$a") ;; *) run_args+=("$a") ;; esac
+  done
   log "configure and build the benchmarks (Release, -O3 -march=native -DNDEBUG)"
   cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-O3 -march=native" \
     -DCMAKE_CXX_STANDARD=20 -DRELO_BUILD_TESTS=OFF -DRELO_BUILD_EXAMPLES=OFF -DRELO_BUILD_BENCHMARKS=ON \
-    >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+    "${cmake_args[@]}" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
   if ! cmake --build "$dir" -j "$JOBS" >"$dir.build.log" 2>&1; then
     grep -E "error|Error" "$dir.build.log" | head -n 40
     echo "build failed: see $dir.build.log"
     return 1
   fi
-  python3 "$ROOT/bench/run.py" --build-dir "$dir" "$@"
+  python3 "$ROOT/bench/run.py" --build-dir "$dir" "${run_args[@]}"
 }
 
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: $0 test | bench [--full] [--only PATTERN] [--out DIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 test | bench [--full] [--only PATTERN] [--out DIR] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
 esac

@@ -183,15 +183,16 @@ def container_experiments(mode, static_peers, small_peers):
             cells.append((f"{suite}/{t}", ["env", "--type", t, "--suite", suite, "--iterations", str(it),
                                            "--capacity", str(capacity)]))
     uwr = ["uwr", "uwr-unchecked"] if "uwr" in static_peers else []
+    eastl = ["eastl"] if "eastl" in static_peers else []
     experiments = [Experiment(
         "static-env", "Fixed-capacity vectors in the thesis's environment",
         f"Seed 000, section 6.4: the vector environment with static vectors of capacity {capacity:,} (push_back and "
         "insert add what still fits; push-only runs fresh environments until the pushed elements reach the suite's "
         "scale, since filling a vector takes milliseconds). relo is relo::inplace_vector with push_back, relo-unchecked with "
-        "unchecked (fast) push_back; uwr is the thesis's uwr::static_vector (checked; -unchecked: fast_push_back). "
-        "Baseline: boost::container::static_vector.",
-        "static_bench", ["boost", "relo", "relo-unchecked"] + uwr, "boost", cells)]
-    gbench_impls = ["std", "std-reserve", "boost", "relo"] + [p for p in ("absl", "llvm") if p in small_peers]
+        "unchecked (fast) push_back; uwr is the thesis's uwr::static_vector (checked; -unchecked: fast_push_back); "
+        "eastl is eastl::fixed_vector<T, N, false> (no overflow). Baseline: boost::container::static_vector.",
+        "static_bench", ["boost", "relo", "relo-unchecked"] + uwr + eastl, "boost", cells)]
+    gbench_impls = ["std", "std-reserve", "boost", "relo"] + [p for p in ("absl", "llvm", "eastl") if p in small_peers]
     experiments.append(Experiment(
         "small-vector", "Small vectors: push_back of chi-squared lengths",
         "Seed 004: 100 lengths from a chi-squared distribution (8 degrees of freedom, fixed seed), a fresh "
@@ -367,7 +368,8 @@ def main():
                   "small_vector, relo's containers; optional peers built in: " +
                   (", ".join(sorted(set(optional + small_optional))) or "none") +
                   " (Abseil and LLVM from Debian's libabsl-dev and llvm-dev when installed; point CMake at "
-                  "uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR); "
+                  "uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR, EASTL with "
+                  "-DRELO_BENCH_EASTL); "
                   "global allocators found: " + (", ".join(available_allocators()) or "none"))
     write_report(out, experiments, results, extra, header, failures)
     print(f"report: {os.path.join(out, 'report.md')}")

@@ -3,7 +3,8 @@
 // Always present: boost::container::static_vector / small_vector, relo::inplace_vector / small_vector,
 // std::vector (the small-vector experiment's baseline). When installed (Debian's libabsl-dev and llvm-dev,
 // found by CMake): absl::InlinedVector, llvm::SmallVector. When the user points CMake at them (never
-// downloaded or bundled): the thesis's uwr::static_vector (-DRELO_BENCH_UWR=<include dir>).
+// downloaded or bundled): the thesis's uwr::static_vector (-DRELO_BENCH_UWR=<include dir>), EASTL's
+// fixed_vector without overflow (static) and with it (small) (-DRELO_BENCH_EASTL=<install prefix>).
 #ifndef RELO_BENCH_SMALL_PEERS_HPP
 #define RELO_BENCH_SMALL_PEERS_HPP
 
@@ -26,6 +27,9 @@
 #endif
 #if defined(RELO_BENCH_HAVE_LLVM)
 #include <llvm/ADT/SmallVector.h>
+#endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+#include <EASTL/fixed_vector.h>
 #endif
 
 namespace relo_bench {
@@ -52,6 +56,14 @@ struct uwr_static_vector {
 };
 #endif
 
+#if defined(RELO_BENCH_HAVE_EASTL)
+struct eastl_fixed_vector {
+    static constexpr bool unchecked = false;
+    template <class T, std::size_t C>
+    using type = eastl::fixed_vector<T, C, false>;
+};
+#endif
+
 template <class F>
 bool with_static_impl(const std::string& name, F&& f) {
     if (name == "boost") return f(boost_static_vector{}), true;
@@ -60,6 +72,9 @@ bool with_static_impl(const std::string& name, F&& f) {
 #if defined(RELO_BENCH_HAVE_UWR)
     if (name == "uwr") return f(uwr_static_vector<false>{}), true;
     if (name == "uwr-unchecked") return f(uwr_static_vector<true>{}), true;
+#endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+    if (name == "eastl") return f(eastl_fixed_vector{}), true;
 #endif
     return false;
 }
@@ -90,6 +105,12 @@ struct llvm_small_vector {
     using type = llvm::SmallVector<T, N>;
 };
 #endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+struct eastl_small_vector {
+    template <class T, std::size_t N>
+    using type = eastl::fixed_vector<T, N, true>;
+};
+#endif
 
 /// The optional peers this build has.
 inline std::vector<std::string> optional_small_peers() {
@@ -102,6 +123,9 @@ inline std::vector<std::string> optional_small_peers() {
 #endif
 #if defined(RELO_BENCH_HAVE_UWR)
     peers.push_back("uwr");
+#endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+    peers.push_back("eastl");
 #endif
     return peers;
 }

@@ -3,7 +3,7 @@
 // 100 lengths drawn from a chi-squared distribution with 8 degrees of freedom (fixed seed); one benchmark
 // iteration builds a fresh container for each length and push_backs that many ints into it. Benchmarks are
 // named small/<N>/<impl> for inline capacities N = 8, 12, 16, 32 and impl = std (no reserve), std-reserve
-// (reserve(N) first), boost, relo, and absl / llvm when built in. The runner (bench/run.py) runs one
+// (reserve(N) first), boost, relo, and absl / llvm / eastl (fixed_vector with overflow) when built in. The runner (bench/run.py) runs one
 // benchmark per process (--benchmark_filter), interleaving the implementations.
 #include <cstddef>
 #include <random>
@@ -55,6 +55,9 @@ void register_capacity() {
 #endif
 #if defined(RELO_BENCH_HAVE_LLVM)
     benchmark::RegisterBenchmark((prefix + "llvm").c_str(), push_lengths<llvm_small_vector::type<int, N>, 0>);
+#endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+    benchmark::RegisterBenchmark((prefix + "eastl").c_str(), push_lengths<eastl_small_vector::type<int, N>, 0>);
 #endif
 }
 

@@ -96,6 +96,10 @@ void print_sizes_of(const char* type) {
 #if defined(RELO_BENCH_HAVE_LLVM)
         print_size("llvm::SmallVector", type, N, sizeof(llvm::SmallVector<T, N>));
 #endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+        print_size("eastl::fixed_vector (overflow)", type, N, sizeof(eastl::fixed_vector<T, N, true>));
+        print_size("eastl::fixed_vector", type, N, sizeof(eastl::fixed_vector<T, N, false>));
+#endif
         print_size("relo::inplace_vector", type, N, sizeof(relo::inplace_vector<T, N>));
         print_size("boost::static_vector", type, N, sizeof(boost::container::static_vector<T, N>));
 #if defined(RELO_BENCH_HAVE_UWR)

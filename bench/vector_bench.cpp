@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
     if (mode == "push") return relo_bench::run_push(opt);
     if (mode == "loops") return relo_bench::run_loops(opt);
     if (mode == "list") {  // the optional peers this binary was built with
-        for (const char* name : {"uwr", "rvector", "boost-pmr-pool"})
+        for (const char* name : {"uwr", "rvector", "eastl", "boost-pmr-pool"})
             if (relo_bench::with_vector_impl(name, [](auto) {})) std::printf("%s\n", name);
         return 0;
     }

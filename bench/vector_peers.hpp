@@ -5,7 +5,8 @@
 // std::pmr::vector over the standard memory resources, and boost::container::pmr::vector over Boost's
 // (when libboost_container is installed: -DRELO_BENCH_HAVE_BOOST_PMR).
 // Present when the user points CMake at them (never downloaded or bundled): the thesis's uwr::vector
-// (-DRELO_BENCH_UWR=<include dir>), rvector (-DRELO_BENCH_RVECTOR=<include dir>).
+// (-DRELO_BENCH_UWR=<include dir>), rvector (-DRELO_BENCH_RVECTOR=<include dir>), eastl::vector
+// (-DRELO_BENCH_EASTL=<install prefix>).
 #ifndef RELO_BENCH_VECTOR_PEERS_HPP
 #define RELO_BENCH_VECTOR_PEERS_HPP
 
@@ -31,6 +32,9 @@
 #endif
 #if defined(RELO_BENCH_HAVE_RVECTOR)
 #include <rvector.h>
+#endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+#include <EASTL/vector.h>
 #endif
 
 namespace relo_bench {
@@ -152,6 +156,14 @@ struct rvector_peer {
 };
 #endif
 
+#if defined(RELO_BENCH_HAVE_EASTL)
+struct eastl_vector {
+    static constexpr const char* name = "eastl::vector";
+    template <class T>
+    using type = eastl::vector<T>;
+};
+#endif
+
 /// Calls f(Impl{}) for the implementation called `name`; false if there is none.
 template <class F>
 bool with_vector_impl(const std::string& name, F&& f) {
@@ -221,6 +233,9 @@ bool with_vector_impl(const std::string& name, F&& f) {
 #endif
 #if defined(RELO_BENCH_HAVE_RVECTOR)
     if (name == "rvector") return f(rvector_peer{}), true;
+#endif
+#if defined(RELO_BENCH_HAVE_EASTL)
+    if (name == "eastl") return f(eastl_vector{}), true;
 #endif
     return false;
 }
