@@ -301,6 +301,7 @@ private:
     RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
     RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
     RELO_CONSTEXPR20 void seq_added_one() noexcept { this->set_stored_size(this->stored_size() + 1); }
+    RELO_CONSTEXPR20 void seq_removed_one() noexcept { this->set_stored_size(this->stored_size() - 1); }
     RELO_CONSTEXPR20 constructor& seq_allocator() noexcept { return *this; }
     static constexpr size_type seq_max_size() noexcept { return N; }
     static constexpr bool seq_fixed_capacity = true;

@@ -318,6 +318,7 @@ private:
     T* seq_capacity_end() const noexcept { return storage_.begin + storage_.capacity; }
     void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - storage_.begin); }
     void seq_added_one() noexcept { ++storage_.size; }
+    void seq_removed_one() noexcept { --storage_.size; }
     Allocator& seq_allocator() noexcept { return allocator(); }
     size_type seq_max_size() const noexcept {
         const size_type by_allocator = detail::max_elements<T>(allocator());

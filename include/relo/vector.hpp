@@ -188,6 +188,7 @@ private:
     RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return storage_.capacity_end; }
     RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = e; }
     RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }
+    RELO_CONSTEXPR20 void seq_removed_one() noexcept { --storage_.end; }
     RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 size_type seq_max_size() const noexcept { return detail::max_elements<T>(allocator()); }
     static constexpr bool seq_fixed_capacity = false;

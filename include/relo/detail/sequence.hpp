@@ -10,6 +10,8 @@
 //   void seq_set_end(T*) noexcept            record a new end (elements already constructed/destroyed)
 //   void seq_added_one() noexcept            one more element was constructed at seq_end() (push_back's
 //                                            hot path: ++end, or ++size for containers that store a size)
+//   void seq_removed_one() noexcept          the element at seq_end() - 1 was destroyed (pop_back: --end or
+//                                            --size, so a loop of pops does not turn pointers into sizes)
 //   A&   seq_allocator() noexcept            the allocator to construct/destroy with
 //   size_type seq_max_size() const noexcept
 //   static void seq_too_large(const char*)  throws what exceeding max_size() throws (std::length_error for
@@ -237,9 +239,8 @@ public:
     /// Precondition: !empty().
     RELO_CONSTEXPR20 void pop_back() noexcept {
         RELO_EXPECTS(!empty());
-        T* last = self().seq_end() - 1;
-        destroy(alloc(), last);
-        self().seq_set_end(last);
+        destroy(alloc(), self().seq_end() - 1);
+        self().seq_removed_one();
     }
     /// pop_back that does nothing on an empty container.
     RELO_CONSTEXPR20 void safe_pop_back() noexcept {
