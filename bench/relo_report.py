@@ -138,9 +138,9 @@ def _csv(v):
     return '"' + s.replace('"', '""') + '"' if ("," in s or '"' in s) else s
 
 
-def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
-    """Bars of the median ratio per cell and implementation, with min–max error bars (the thesis's
-    figures, as ratios). Returns the path, or None without matplotlib."""
+def pyplot():
+    """matplotlib.pyplot on the non-interactive backend, or None when this interpreter lacks matplotlib
+    (the report then says so instead of showing plots)."""
     try:
         import matplotlib
 
@@ -148,11 +148,28 @@ def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
         import matplotlib.pyplot as plt
     except ImportError:
         return None
+    return plt
+
+
+def save_figure(plt, fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
+    """Bars of the median ratio per cell and implementation, with min–max error bars (the thesis's
+    figures, as ratios). Returns the path, or None without matplotlib."""
+    plt = pyplot()
+    if plt is None:
+        return None
     cells = [cell for (exp, cell) in summary if exp == experiment]
     if not cells:
         return None
     shown = [i for i in impls if any(i in summary[(experiment, c)] for c in cells)]
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cells) * max(1, len(shown)) / 3), 4))
+    # Wide enough for the bars, but no wider than a page: a wider figure shrinks to illegibility.
+    fig, ax = plt.subplots(figsize=(min(16, max(6, 1.2 * len(cells) * max(1, len(shown)) / 3)), 4.5))
     width = 0.8 / max(1, len(shown))
     for k, impl in enumerate(shown):
         xs, ys, lo, hi = [], [], [], []
@@ -171,20 +188,40 @@ def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
     ax.set_ylabel(f"time / {baseline} (lower is faster)")
     ax.set_title(title)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(plt, fig, path)
+
+
+def format_latency(ns):
+    if ns >= 1e6:
+        return f"{ns / 1e6:.1f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.1f} µs"
+    return f"{ns:.0f} ns"
+
+
+def histogram_chart(histograms, title, path):
+    """Latency histograms, one line per implementation: calls per log bucket against the bucket's lower
+    bound, both axes logarithmic (the tail is where growth strategies differ). `histograms` maps an
+    implementation to (bounds_ns, counts)."""
+    plt = pyplot()
+    if plt is None:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for impl, (bounds, counts) in histograms.items():
+        ax.step(bounds, counts, where="post", label=impl, linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("latency of one call (ns, log buckets)")
+    ax.set_ylabel("calls")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return save_figure(plt, fig, path)
 
 
 def series_chart(series_by_impl, title, path):
     """Cumulative time over the iterations of one run per implementation (growth spikes show as steps)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = pyplot()
+    if plt is None:
         return None
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     for impl, series in series_by_impl.items():
@@ -201,7 +238,4 @@ def series_chart(series_by_impl, title, path):
     ax2.set_yscale("log")
     ax1.legend(fontsize=8)
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(plt, fig, path)

@@ -90,6 +90,17 @@ def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
         "foresight); the others grow as they go. relo's target: within 1.15x of the floor.",
         "vector_bench", push_impls, "std-reserve",
         [(f"n={n:.0e}".replace("+0", ""), ["push", "--n", str(n)]) for n in sizes]))
+    latency_sizes = {"smoke": [10 ** 4], "quick": [10 ** 6, 10 ** 7], "full": [10 ** 6, 10 ** 7, 10 ** 8]}[mode]
+    experiments.append(Experiment(
+        "push-latency", "Latency of single push_backs",
+        "push_back of n elements (int, or empty std::string) into one vector with every call timed by the CPU's "
+        "time-stamp counter: the ratio table is the total time; the latency table gives medians over rounds of "
+        "the quantiles (upper bounds of log buckets 12.5% wide) and the maximum, and how many calls took over "
+        "10 µs (a page fault on this VM, or part of a copy). A growth that copies shows as a spike as long as the "
+        "vector; relo's page-table moves and in-place growth do not.",
+        "vector_bench", ["std", "boost-gf2", "relo"] + optional_peers, "std",
+        [(f"{t}/n={n:.0e}".replace("+0", ""), ["latency", "--type", t, "--n", str(n)])
+         for t in ("int", "string") for n in latency_sizes]))
     loop_sizes = {"smoke": [10, 1000], "quick": [10, 100, 1000, 10 ** 5, 10 ** 6],
                   "full": [10, 100, 1000, 10 ** 5, 10 ** 6]}[mode]
     total = {"smoke": 10 ** 5, "quick": 2 * 10 ** 7, "full": 10 ** 8}[mode]
@@ -168,7 +179,10 @@ def container_experiments(mode, static_peers, small_peers):
     """The fixed-capacity and small-vector experiments (inplace_vector / small_vector issue)."""
     capacity = {"smoke": 1000, "quick": 100000, "full": 500000}[mode]
     mixed_iterations = {"smoke": 40, "quick": 500, "full": 2000}[mode]
-    scale = {"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB}[mode]
+    # Filling a fixed-capacity vector is bound by memory bandwidth (no allocation): 48 MB of elements take
+    # 3-8 ms, where scheduling noise on these VMs is a millisecond, so push-only writes ten times the
+    # vector suites' scale.
+    scale = 10 * {"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB}[mode]
     cells = []
     for t in ["int", "array", "test_type", "string"]:
         for k in (1, 10):
@@ -183,16 +197,18 @@ def container_experiments(mode, static_peers, small_peers):
             cells.append((f"{suite}/{t}", ["env", "--type", t, "--suite", suite, "--iterations", str(it),
                                            "--capacity", str(capacity)]))
     uwr = ["uwr", "uwr-unchecked"] if "uwr" in static_peers else []
-    eastl = ["eastl"] if "eastl" in static_peers else []
+    others = [p for p in ("eastl", "folly") if p in static_peers]
     experiments = [Experiment(
         "static-env", "Fixed-capacity vectors in the thesis's environment",
         f"Seed 000, section 6.4: the vector environment with static vectors of capacity {capacity:,} (push_back and "
         "insert add what still fits; push-only runs fresh environments until the pushed elements reach the suite's "
         "scale, since filling a vector takes milliseconds). relo is relo::inplace_vector with push_back, relo-unchecked with "
         "unchecked (fast) push_back; uwr is the thesis's uwr::static_vector (checked; -unchecked: fast_push_back); "
-        "eastl is eastl::fixed_vector<T, N, false> (no overflow). Baseline: boost::container::static_vector.",
-        "static_bench", ["boost", "relo", "relo-unchecked"] + uwr + eastl, "boost", cells)]
-    gbench_impls = ["std", "std-reserve", "boost", "relo"] + [p for p in ("absl", "llvm", "eastl") if p in small_peers]
+        "eastl is eastl::fixed_vector<T, N, false> (no overflow), folly is folly::small_vector<T, N> with the "
+        "policy_in_situ_only<true> policy. Baseline: boost::container::static_vector.",
+        "static_bench", ["boost", "relo", "relo-unchecked"] + uwr + others, "boost", cells)]
+    gbench_impls = ["std", "std-reserve", "boost", "relo"] + [p for p in ("absl", "llvm", "eastl", "folly")
+                                                       if p in small_peers]
     experiments.append(Experiment(
         "small-vector", "Small vectors: push_back of chi-squared lengths",
         "Seed 004: 100 lengths from a chi-squared distribution (8 degrees of freedom, fixed seed), a fresh "
@@ -285,7 +301,11 @@ def main():
     ap.add_argument("--smoke", action="store_true", help="every experiment at a tiny size (seconds)")
     ap.add_argument("--only", default="*", help="comma-separated globs of experiments (vector-env) or cells (vector-env:push-only/int/*)")
     ap.add_argument("--rounds", type=int, default=None, help="repeats per case (default 5, smoke 1)")
+    ap.add_argument("--redraw", action="store_true",
+                    help="rewrite the report and plots in --out from its results.json and run.json, running nothing")
     args = ap.parse_args()
+    if args.redraw:
+        return redraw(args.out)
 
     mode = "smoke" if args.smoke else "full" if args.full else "quick"
     rounds = args.rounds or (1 if args.smoke else 7 if args.full else 5)
@@ -294,12 +314,12 @@ def main():
     optional = subprocess.run([program, "list"], capture_output=True, text=True).stdout.split()
     static_program = os.path.join(bench_dir, "static_bench")
     small_optional = subprocess.run([static_program, "list"], capture_output=True, text=True).stdout.split()
-    boost_pmr = "boost-pmr-pool" in optional
-    optional = [p for p in optional if p != "boost-pmr-pool"]
-    experiments = vector_experiments(mode, optional, available_allocators(), boost_pmr)
-    experiments += container_experiments(mode, small_optional, small_optional)
-    if not os.path.exists(os.path.join(bench_dir, "small_vector_gbench")):
-        experiments = [e for e in experiments if e.program != "small_vector_gbench"]
+    # What the experiments are made of: kept in run.json, so that --redraw rebuilds the same ones.
+    setup = {"mode": mode, "optional": optional, "small_optional": small_optional,
+             "allocators": available_allocators(),
+             "gbench": os.path.exists(os.path.join(bench_dir, "small_vector_gbench"))}
+    experiments = all_experiments(setup)
+    if not setup["gbench"]:
         print("note: small_vector_gbench was not built (Google Benchmark missing); skipping small-vector")
     global GBENCH_MIN_TIME
     if mode == "smoke":
@@ -366,11 +386,13 @@ def main():
     header = machine_header(args.build_dir, command)
     header.append("- peers: std::vector, boost::container::vector (default and growth factor 2), static_vector and "
                   "small_vector, relo's containers; optional peers built in: " +
-                  (", ".join(sorted(set(optional + small_optional))) or "none") +
+                  (", ".join(sorted(set(optional + small_optional) - {"boost-pmr-pool"})) or "none") +
                   " (Abseil and LLVM from Debian's libabsl-dev and llvm-dev when installed; point CMake at "
                   "uwr::vector with -DRELO_BENCH_UWR, rvector with -DRELO_BENCH_RVECTOR, EASTL with "
-                  "-DRELO_BENCH_EASTL); "
+                  "-DRELO_BENCH_EASTL, folly with -DRELO_BENCH_FOLLY or its installed CMake package); "
                   "global allocators found: " + (", ".join(available_allocators()) or "none"))
+    with open(os.path.join(out, "run.json"), "w") as f:
+        json.dump({"setup": setup, "header": header, "failures": failures}, f, indent=1)
     write_report(out, experiments, results, extra, header, failures)
     print(f"report: {os.path.join(out, 'report.md')}")
     if failures:
@@ -378,11 +400,69 @@ def main():
         sys.exit(1)
 
 
+def all_experiments(setup):
+    optional = [p for p in setup["optional"] if p != "boost-pmr-pool"]
+    experiments = vector_experiments(setup["mode"], optional, setup["allocators"],
+                                     "boost-pmr-pool" in setup["optional"])
+    experiments += container_experiments(setup["mode"], setup["small_optional"], setup["small_optional"])
+    if not setup["gbench"]:
+        experiments = [e for e in experiments if e.program != "small_vector_gbench"]
+    return experiments
+
+
+# Results that are not timed cases of an experiment: the untimed growth statistics and the sizeof table.
+EXTRA_RESULTS = ("growth-stats", "sizes")
+
+
+def redraw(out):
+    """The report of an earlier run, from the raw results it kept (e.g. after changing a plot)."""
+    with open(os.path.join(out, "run.json")) as f:
+        run_info = json.load(f)
+    with open(os.path.join(out, "results.json")) as f:
+        raw = json.load(f)
+    results = [r for r in raw if r["experiment"] not in EXTRA_RESULTS]
+    extra = [r for r in raw if r["experiment"] in EXTRA_RESULTS]
+    write_report(out, all_experiments(run_info["setup"]), results, extra, run_info["header"], run_info["failures"])
+    print(f"report: {os.path.join(out, 'report.md')}")
+
+
+LATENCY_COLUMNS = [("p50_ns", "p50"), ("p99_ns", "p99"), ("p999_ns", "p99.9"), ("p9999_ns", "p99.99"),
+                   ("max_ns", "max")]
+
+
+def latency_section(results, experiment, out):
+    """The latency table (medians over rounds) and one histogram chart per cell (first round)."""
+    lines = ["Latency of one push_back (median over rounds):", "",
+             "| case | impl | " + " | ".join(label for _, label in LATENCY_COLUMNS) + " | calls over 10 µs |",
+             "|---|---|" + "---:|" * (len(LATENCY_COLUMNS) + 1)]
+    for label, _ in experiment.cells:
+        for impl in experiment.impls:
+            runs = [r for r in results if r["cell"] == label and r["impl"] == impl]
+            if not runs:
+                continue
+            values = [rr.format_latency(rr.median([r[key] for r in runs])) for key, _ in LATENCY_COLUMNS]
+            over = rr.median([r["over_10us"] for r in runs])
+            lines.append(f"| {label} | {impl} | " + " | ".join(values) + f" | {over:.0f} |")
+    lines.append("")
+    for label, _ in experiment.cells:
+        first = {}
+        for r in sorted(results, key=lambda r: r["round"]):
+            if r["cell"] == label and "histogram_ns" in r:
+                first.setdefault(r["impl"], (r["histogram_ns"], r["histogram_count"]))
+        name = "latency-" + label.replace("/", "-").replace("=", "") + ".png"
+        if first and rr.histogram_chart(first, f"push_back latency, {label}", os.path.join(out, name)):
+            lines += [f"![{label}]({name})", ""]
+    return lines
+
+
 def write_report(out, experiments, results, extra, header, failures):
     lines = ["# relo benchmark report", "", *header, "",
              "Every number is the median over rounds of the ratio to the baseline measured in the same round "
              "(lower is faster), with the min–max over rounds in parentheses; the baseline column shows its "
              "median absolute time. Each case ran in a fresh process, implementations interleaved.", ""]
+    if rr.pyplot() is None:
+        lines += [f"**No plots:** {sys.executable} cannot import matplotlib (Debian: python3-matplotlib, "
+                  "for /usr/bin/python3).", ""]
     for e in experiments:
         summary = rr.summarize([r for r in results if r["experiment"] == e.name], "time_s", e.baseline)
         if not summary:
@@ -401,6 +481,8 @@ def write_report(out, experiments, results, extra, header, failures):
                 lines.append(f"| {label} | " + " | ".join(
                     f"{rr.median(rss.get((label, i), [0])) / 1024:.0f}" for i in e.impls) + " |")
             lines.append("")
+        if e.name == "push-latency":
+            lines += latency_section([r for r in results if r["experiment"] == e.name], e, out)
         if e.name == "vector-env":
             for suite in ("push-only", "push-cons-dest", "all"):
                 sub = rr.OrderedDict((k, v) for k, v in summary.items() if k[1].startswith(suite + "/"))

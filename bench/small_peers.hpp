@@ -4,7 +4,8 @@
 // std::vector (the small-vector experiment's baseline). When installed (Debian's libabsl-dev and llvm-dev,
 // found by CMake): absl::InlinedVector, llvm::SmallVector. When the user points CMake at them (never
 // downloaded or bundled): the thesis's uwr::static_vector (-DRELO_BENCH_UWR=<include dir>), EASTL's
-// fixed_vector without overflow (static) and with it (small) (-DRELO_BENCH_EASTL=<install prefix>).
+// fixed_vector without overflow (static) and with it (small) (-DRELO_BENCH_EASTL=<install prefix>), folly's
+// small_vector in situ only (static) and with its heap (small) (found by CMake, or -DRELO_BENCH_FOLLY=<prefix>).
 #ifndef RELO_BENCH_SMALL_PEERS_HPP
 #define RELO_BENCH_SMALL_PEERS_HPP
 
@@ -30,6 +31,9 @@
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
 #include <EASTL/fixed_vector.h>
+#endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+#include <folly/small_vector.h>
 #endif
 
 namespace relo_bench {
@@ -63,6 +67,13 @@ struct eastl_fixed_vector {
     using type = eastl::fixed_vector<T, C, false>;
 };
 #endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+struct folly_static_vector {
+    static constexpr bool unchecked = false;
+    template <class T, std::size_t C>
+    using type = folly::small_vector<T, C, folly::small_vector_policy::policy_in_situ_only<true>>;
+};
+#endif
 
 template <class F>
 bool with_static_impl(const std::string& name, F&& f) {
@@ -75,6 +86,9 @@ bool with_static_impl(const std::string& name, F&& f) {
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
     if (name == "eastl") return f(eastl_fixed_vector{}), true;
+#endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+    if (name == "folly") return f(folly_static_vector{}), true;
 #endif
     return false;
 }
@@ -111,6 +125,12 @@ struct eastl_small_vector {
     using type = eastl::fixed_vector<T, N, true>;
 };
 #endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+struct folly_small_vector {
+    template <class T, std::size_t N>
+    using type = folly::small_vector<T, N>;
+};
+#endif
 
 /// The optional peers this build has.
 inline std::vector<std::string> optional_small_peers() {
@@ -126,6 +146,9 @@ inline std::vector<std::string> optional_small_peers() {
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
     peers.push_back("eastl");
+#endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+    peers.push_back("folly");
 #endif
     return peers;
 }

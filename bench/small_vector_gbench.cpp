@@ -59,6 +59,9 @@ void register_capacity() {
 #if defined(RELO_BENCH_HAVE_EASTL)
     benchmark::RegisterBenchmark((prefix + "eastl").c_str(), push_lengths<eastl_small_vector::type<int, N>, 0>);
 #endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+    benchmark::RegisterBenchmark((prefix + "folly").c_str(), push_lengths<folly_small_vector::type<int, N>, 0>);
+#endif
 }
 
 }  // namespace

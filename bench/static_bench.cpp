@@ -100,6 +100,10 @@ void print_sizes_of(const char* type) {
         print_size("eastl::fixed_vector (overflow)", type, N, sizeof(eastl::fixed_vector<T, N, true>));
         print_size("eastl::fixed_vector", type, N, sizeof(eastl::fixed_vector<T, N, false>));
 #endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+        print_size("folly::small_vector", type, N, sizeof(relo_bench::folly_small_vector::type<T, N>));
+        print_size("folly::small_vector (in situ only)", type, N, sizeof(relo_bench::folly_static_vector::type<T, N>));
+#endif
         print_size("relo::inplace_vector", type, N, sizeof(relo::inplace_vector<T, N>));
         print_size("boost::static_vector", type, N, sizeof(boost::container::static_vector<T, N>));
 #if defined(RELO_BENCH_HAVE_UWR)

@@ -93,6 +93,45 @@ class ReportTest(unittest.TestCase):
                 self.assertEqual(len(f.read().splitlines()), len(results) + 1)
 
 
+class RedrawTest(unittest.TestCase):
+    def test_redraw_rebuilds_the_report_from_the_kept_results(self):
+        results = synthetic("vector-env", "push-only/int/1", 2, {"std": [0.2, 0.4], "relo": [0.1, 0.1]})
+        stats = {"experiment": "growth-stats", "cell": "push-only/int/1", "impl": "relo", "round": 0,
+                 "time_s": 0.1, "reallocations": 4, "in_place": 3, "bytes_moved": 1 << 20}
+        setup = {"mode": "smoke", "optional": [], "small_optional": [], "allocators": [], "gbench": False}
+        with tempfile.TemporaryDirectory() as out:
+            rr.write_raw(results + [stats], out)
+            with open(os.path.join(out, "run.json"), "w") as f:
+                json.dump({"setup": setup, "header": ["- machine: kept"], "failures": []}, f)
+            run.redraw(out)
+            report = open(os.path.join(out, "report.md")).read()
+        self.assertIn("- machine: kept", report)
+        self.assertIn("| push-only/int/1 | 300.0 ms |", report)
+        self.assertIn("| push-only/int/1 | relo | 4 | 3 (75%) | 1.0 MiB |", report)
+        self.assertNotIn("## Small vectors", report, "no Google Benchmark in the kept setup: no such section")
+
+
+class LatencyTest(unittest.TestCase):
+    def test_latency_table_takes_medians_over_rounds(self):
+        experiment = next(e for e in run.vector_experiments("smoke", []) if e.name == "push-latency")
+        cell = experiment.cells[0][0]
+        results = []
+        for rnd, (p99, peak) in enumerate([(20.0, 2e6), (40.0, 4e6), (30.0, 9e6)]):
+            results.append({"experiment": "push-latency", "cell": cell, "impl": "relo", "round": rnd,
+                            "time_s": 0.1, "p50_ns": 10.0, "p99_ns": p99, "p999_ns": 900.0, "p9999_ns": 12e3,
+                            "max_ns": peak, "over_10us": rnd, "histogram_ns": [8.0, 16.0], "histogram_count": [5, 1]})
+        with tempfile.TemporaryDirectory() as out:
+            lines = run.latency_section(results, experiment, out)
+        row = next(line for line in lines if line.startswith(f"| {cell} | relo |"))
+        self.assertEqual(row, f"| {cell} | relo | 10 ns | 30 ns | 900 ns | 12.0 µs | 4.0 ms | 1 |")
+        self.assertNotIn("| std |", "\n".join(lines), "implementations without results get no row")
+
+    def test_latency_formatting(self):
+        self.assertEqual(rr.format_latency(999), "999 ns")
+        self.assertEqual(rr.format_latency(1500), "1.5 µs")
+        self.assertEqual(rr.format_latency(2.5e7), "25.0 ms")
+
+
 class PlanTest(unittest.TestCase):
     def test_iterations_grow_with_scale_and_cover_construction(self):
         small = run.push_only_iterations("int", 100, 1 << 20)

@@ -8,6 +8,9 @@
 //       from a second, untimed run)
 //   vector_bench loops --impl I --type int|thingie --n N --reps R
 //       the POD slides' experiment (seed 003): R times, a fresh vector and N push_backs
+//   vector_bench latency --impl I --type int|string --n N
+//       push_back N elements into one vector, timing every call: a log-bucketed histogram and its
+//       percentiles (growth spikes: a copy of the whole vector, or a page-table move)
 //   vector_bench list
 //       the optional peers this binary was built with
 //   vector_bench push --impl I --n N
@@ -129,6 +132,53 @@ int run_loops(const options& opt) {
     return 0;
 }
 
+/// push_back of n elements into one vector, each call timed; the histogram of their latencies.
+template <class V>
+latency_histogram push_latencies(long n) {
+    using T = typename V::value_type;
+    latency_histogram histogram;
+    const T value{};
+    const double start = now_seconds();
+    const std::uint64_t first_tick = cpu_ticks();
+    {
+        V v;
+        std::uint64_t before = cpu_ticks();
+        for (long i = 0; i < n; ++i) {
+            v.push_back(value);
+            const std::uint64_t after = cpu_ticks();
+            histogram.add(after - before);
+            before = after;
+        }
+        keep(v.data());
+    }
+    histogram.calibrate(cpu_ticks() - first_tick, now_seconds() - start);
+    return histogram;
+}
+
+int run_latency(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const std::string type = opt.required("type");
+    const long n = opt.number("n", 1000000);
+    latency_histogram h;
+    bool found_type = false;
+    const bool found = with_vector_impl(impl, [&](auto impl_tag) {
+        using Impl = decltype(impl_tag);
+        if (type == "int") h = push_latencies<typename Impl::template type<int>>(n), found_type = true;
+        if (type == "string") h = push_latencies<typename Impl::template type<std::string>>(n), found_type = true;
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
+    if (!found_type) options::usage_error("unknown type " + type);
+    json_line out;
+    out.add("impl", impl).add("type", type).add("n", n).add("time_s", h.total_seconds());
+    for (const auto& [name, q] : {std::pair<const char*, double>{"p50_ns", 0.5}, {"p99_ns", 0.99},
+                                  {"p999_ns", 0.999}, {"p9999_ns", 0.9999}})
+        out.add(name, h.quantile_ns(q));
+    out.add("max_ns", h.max_ns()).add("over_10us", h.count_over_ns(1e4)).add("over_100us", h.count_over_ns(1e5));
+    out.add_array("histogram_ns", h.bucket_bounds_ns()).add_array("histogram_count", h.bucket_counts());
+    out.print();
+    return 0;
+}
+
 /// push_back into a plain malloc/realloc buffer that doubles: the classic C approach.
 double push_malloc_realloc(long n) {
     const double start = now_seconds();
@@ -181,8 +231,9 @@ int main(int argc, char** argv) {
     if (mode == "env") return relo_bench::run_env(opt);
     if (mode == "push") return relo_bench::run_push(opt);
     if (mode == "loops") return relo_bench::run_loops(opt);
+    if (mode == "latency") return relo_bench::run_latency(opt);
     if (mode == "list") {  // the optional peers this binary was built with
-        for (const char* name : {"uwr", "rvector", "eastl", "boost-pmr-pool"})
+        for (const char* name : {"uwr", "rvector", "eastl", "folly", "boost-pmr-pool"})
             if (relo_bench::with_vector_impl(name, [](auto) {})) std::printf("%s\n", name);
         return 0;
     }

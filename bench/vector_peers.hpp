@@ -6,7 +6,7 @@
 // (when libboost_container is installed: -DRELO_BENCH_HAVE_BOOST_PMR).
 // Present when the user points CMake at them (never downloaded or bundled): the thesis's uwr::vector
 // (-DRELO_BENCH_UWR=<include dir>), rvector (-DRELO_BENCH_RVECTOR=<include dir>), eastl::vector
-// (-DRELO_BENCH_EASTL=<install prefix>).
+// (-DRELO_BENCH_EASTL=<install prefix>), folly::fbvector (found by CMake, or -DRELO_BENCH_FOLLY=<prefix>).
 #ifndef RELO_BENCH_VECTOR_PEERS_HPP
 #define RELO_BENCH_VECTOR_PEERS_HPP
 
@@ -25,6 +25,7 @@
 #include <boost/container/pmr/vector.hpp>
 #endif
 
+#include "bench_support.hpp"  // the element types, which the folly trait below names
 #include "relo/vector.hpp"
 
 #if defined(RELO_BENCH_HAVE_UWR)
@@ -35,6 +36,16 @@
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
 #include <EASTL/vector.h>
+#endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+#include <folly/FBVector.h>
+
+// The "overriding triviality" experiment declares the wrapped test type relocatable to every vector
+// that can be told.
+namespace folly {
+template <>
+FOLLY_ASSUME_RELOCATABLE(relo_bench::relocatable_test_type);
+}  // namespace folly
 #endif
 
 namespace relo_bench {
@@ -164,6 +175,14 @@ struct eastl_vector {
 };
 #endif
 
+#if defined(RELO_BENCH_HAVE_FOLLY)
+struct folly_fbvector {
+    static constexpr const char* name = "folly::fbvector";
+    template <class T>
+    using type = folly::fbvector<T>;
+};
+#endif
+
 /// Calls f(Impl{}) for the implementation called `name`; false if there is none.
 template <class F>
 bool with_vector_impl(const std::string& name, F&& f) {
@@ -236,6 +255,9 @@ bool with_vector_impl(const std::string& name, F&& f) {
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
     if (name == "eastl") return f(eastl_vector{}), true;
+#endif
+#if defined(RELO_BENCH_HAVE_FOLLY)
+    if (name == "folly") return f(folly_fbvector{}), true;
 #endif
     return false;
 }
