@@ -11,6 +11,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 ROOT=$(pwd)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
+# Debian's interpreter, where python3-matplotlib is installed (a python3 earlier on PATH may lack it):
+# the report's plots and the smoke run that draws them need it. Called after the packages are installed.
+pick_python() {
+  PYTHON=$(command -v python3)
+  [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+  PYTHON_ARG=("-DPython3_EXECUTABLE=$PYTHON")
+}
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
 # Installs the Debian packages that are not installed yet.
@@ -36,7 +44,7 @@ configure_and_build() {
   log "[$name] configure and build ($cxx, C++$std, $type, $flags)"
   cmake -S "$ROOT" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD="$std" \
     -DCMAKE_CXX_STANDARD_REQUIRED=ON -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_BUILD_TYPE="$type" \
-    -DCMAKE_CXX_FLAGS="$flags" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+    -DCMAKE_CXX_FLAGS="$flags" "${PYTHON_ARG[@]}" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
   if ! cmake --build "$dir" -j "$JOBS" >"$dir.build.log" 2>&1; then
     grep -E "error|Error" "$dir.build.log" | head -n 40
     echo "build failed: see $dir.build.log"
@@ -48,6 +56,7 @@ cmd_test() {
   # Google Benchmark, Abseil and LLVM: the benchmark peers, built and smoke-run by the first configuration.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
     libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
+  pick_python
   mkdir -p "$ROOT/build"
   # The first configuration also builds the benchmarks and runs the suite's smoke mode.
   local configs=(
@@ -85,6 +94,7 @@ cmd_test() {
 cmd_bench() {
   ensure_packages cmake make g++ libboost-dev python3 python3-matplotlib util-linux \
     libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
+  pick_python
   local dir="$ROOT/build/bench-release"
   # -DNAME=VALUE arguments go to CMake (optional peers such as -DRELO_BENCH_UWR=<include dir>);
   # the cache remembers them for later runs. Everything else goes to bench/run.py.
@@ -101,7 +111,7 @@ cmd_bench() {
     echo "build failed: see $dir.build.log"
     return 1
   fi
-  python3 "$ROOT/bench/run.py" --build-dir "$dir" "${run_args[@]}"
+  "$PYTHON" "$ROOT/bench/run.py" --build-dir "$dir" "${run_args[@]}"
 }
 
 case "${1:-}" in
