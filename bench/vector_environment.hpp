@@ -2,7 +2,8 @@
 //
 // An environment holds a collection of vectors of one element type and runs an experiment: a sequence
 // of iterations, each performing one randomly chosen action, itself repeated a random number of times:
-//   construct  adds a new empty vector;
+//   construct  adds a new small vector of 0 to i + 10 default-constructed elements (i = iteration), as
+//              the thesis's code does (`emplace_back(size)`);
 //   destroy    swaps a random vector with the last one and removes it;
 //   push_back  appends up to 100·i + 1 default-constructed elements (i = iteration) to random vectors;
 //   pop_back   removes a random number of elements from the end of random vectors;
@@ -59,12 +60,13 @@ public:
     vector_environment(suite s, unsigned seed, std::size_t vectors) : suite_(s), rng_(seed), vectors_(vectors) {}
 
     void iteration(long i) {
+        iteration_ = i;
         int action = 3;  // push_back
         if (suite_ == suite::push_cons_dest) action = pick(1, 3);
         if (suite_ == suite::all) action = pick(1, 7);
         switch (action) {
             case 1: construct(); break;
-            case 2: destroy(i); break;
+            case 2: destroy(); break;
             case 3: push_back(i); break;
             case 4: pop_back(); break;
             case 5: copy(); break;
@@ -86,6 +88,7 @@ private:
     std::size_t vectors_;
     collection env_;
     growth_stats stats_;
+    long iteration_ = 0;
 
     template <class I>
     I pick(I lo, I hi) {  // inclusive
@@ -96,12 +99,15 @@ private:
 
     void construct() {
         const int q = suite_ == suite::push_only ? 1 : pick(1, 3);
-        for (int k = 0; k < q; ++k) env_.emplace_back();
+        for (int k = 0; k < q; ++k) {
+            std::size_t n = pick<std::size_t>(0, static_cast<std::size_t>(iteration_) + 10);
+            if constexpr (Capacity != 0) n = std::min(n, Capacity);
+            env_.emplace_back(n);
+        }
     }
 
-    void destroy(long i) {
+    void destroy() {
         if (env_.empty()) return construct();
-        (void)i;
         const std::size_t q = pick<std::size_t>(1, std::min<std::size_t>(3, env_.size()));
         for (std::size_t k = 0; k < q; ++k) {
             using std::swap;
