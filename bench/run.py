@@ -227,6 +227,10 @@ def machine_header(build_dir, command):
             return ""
 
     cpu = sh("lscpu | sed -n 's/^Model name:[ \\t]*//p' | head -n1") or platform.processor()
+    family = sh("lscpu | sed -n 's/^CPU family:[ \\t]*//p' | head -n1")
+    model = sh("lscpu | sed -n 's/^Model:[ \\t]*//p' | head -n1")
+    if family:
+        cpu += f" (family {family}, model {model})"
     mem = sh("free -h | awk '/^Mem:/ {print $2}'")
     cache = {}
     cache_path = os.path.join(build_dir, "CMakeCache.txt")
@@ -240,10 +244,29 @@ def machine_header(build_dir, command):
     return [
         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {cpu}, {os.cpu_count()} cores, {mem} memory, Linux {platform.release()}",
+        f"- memory: {memory_setup()}",
         f"- compiler: {compiler}; flags: {cache.get('CMAKE_CXX_FLAGS', '')} {cache.get('CMAKE_CXX_FLAGS_RELEASE', '')}",
         f"- libraries: Boost {boost.replace('_', '.')}, glibc {platform.libc_ver()[1]}",
         f"- command: `{command}`",
     ]
+
+
+def memory_setup():
+    """What decides the cost of a page fault here: the transparent huge page mode and, on a VM, whether
+    free memory is handed back to the host (free page reporting), after which a first touch is a fault
+    in the host too (docs/vector_performance.md, session 5)."""
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+    thp = read("/sys/kernel/mm/transparent_hugepage/enabled") or "unknown"
+    thp = re.search(r"\[(\w+)\]", thp).group(1) if "[" in thp else thp
+    reporting = read("/sys/module/page_reporting/parameters/page_reporting_order")
+    return (f"transparent huge pages '{thp}'; " +
+            (f"free page reporting module loaded (order {reporting})" if reporting is not None
+             else "no free page reporting"))
 
 
 # Global allocators a case can run under (LD_PRELOAD of Debian's packages): "std+jemalloc" is std::vector
