@@ -132,7 +132,8 @@ public:
     T& emplace_back(Args&&... args) {
         T* data = storage_.begin;
         const size_type n = storage_.size;
-        if (RELO_LIKELY(n != storage_.capacity)) {
+        const size_type cap = storage_.capacity;
+        if (RELO_LIKELY(n != cap)) {
             detail::construct(allocator(), data + n, std::forward<Args>(args)...);
             storage_.size = n + 1;
             return data[n];
@@ -142,7 +143,9 @@ public:
             // A small value is copied before growing (it may be an element), so that the caller's
             // argument need not live in memory and the loop keeps size and capacity in registers.
             const T value(std::forward<Args>(args)...);
-            grow_for_one_more();
+            // The new capacity, stored again here: the optimizer then knows it without a load, and
+            // the caller's loop keeps it in a register instead of reloading it every iteration.
+            storage_.capacity = grow_for_one_more();
             T* grown = storage_.begin;
             const size_type m = storage_.size;
             detail::construct(allocator(), grown + m, value);
@@ -304,7 +307,10 @@ private:
         inline_one.set_heap(mine);
     }
 
-    RELO_NOINLINE void grow_for_one_more() { this->ensure_room_for(1); }
+    RELO_NOINLINE size_type grow_for_one_more() {
+        this->ensure_room_for(1);
+        return storage_.capacity;
+    }
 
     // Out of line, so that the push_back loop keeps its few values in registers.
     template <class... Args>
