@@ -132,8 +132,7 @@ public:
     T& emplace_back(Args&&... args) {
         T* data = storage_.begin;
         const size_type n = storage_.size;
-        const size_type cap = storage_.capacity;
-        if (RELO_LIKELY(n != cap)) {
+        if (RELO_LIKELY(n != storage_.capacity)) {
             detail::construct(allocator(), data + n, std::forward<Args>(args)...);
             storage_.size = n + 1;
             return data[n];
