@@ -125,12 +125,12 @@ def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
 
     experiments += [
         sweep("threshold-relocatable", "Choosing the mapping threshold for trivially relocatable types",
-              "relo::vector with page_allocator's relocatable_mapping_threshold at 256 KiB ... 32 MiB and never "
-              "(below it: malloc/realloc); the other settings at their defaults.", sweep_r,
+              "relo::vector on large_block_policy with its relocatable_mapping_threshold at 256 KiB ... 32 MiB "
+              "and never (below it: malloc/realloc; never is the default policy's choice).", sweep_r,
               {"push-only/int/1", "push-only/int/100", "push-only/array/10", "push-cons-dest/int", "all/int",
                "push-cons-dest/array"}),
         sweep("threshold-other", "Choosing the mapping threshold for other types",
-              "relo::vector with page_allocator's other_mapping_threshold at 256 KiB ... 32 MiB and never.", sweep_o,
+              "relo::vector on large_block_policy with its other_mapping_threshold at 256 KiB ... 32 MiB and never.", sweep_o,
               {"push-only/string/1", "push-only/string/10", "push-only/test_type/1", "push-only/test_type/10",
                "push-cons-dest/string", "all/test_type"}),
         sweep("growth-factor", "Choosing the growth factor",
@@ -161,12 +161,29 @@ def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
               {"push-only/int/100", "push-cons-dest/int", "all/int", "all/test_type", "int/n=100", "int/n=1000",
                "thingie/n=1000", "int/n=100000"}),
         sweep("large-blocks", "Choosing the reservation",
-              "relo::vector with large blocks that reserve 1x (no headroom), 4x, 16x and 64x their size.",
+              "relo::vector on large_block_policy, with large blocks that reserve 1x (no headroom), 4x, 16x and 64x their size.",
               sweep_policy,
               {"push-only/int/1", "push-only/string/1", "push-only/test_type/10", "push-cons-dest/int",
                "push-cons-dest/string", "all/array"}),
+        Experiment("page-policy", "Large blocks and huge pages for trivially relocatable types, or realloc",
+                   "relo::vector as it is (trivially relocatable types on malloc/realloc at every size, others "
+                   "on large blocks with huge pages from 2 MiB); relo-4k, the same without huge pages; "
+                   "relo-large, every type on large blocks with huge pages from 2 MiB (large_block_policy, the "
+                   "default until session 6); relo-nohuge, that with 4 KiB pages; uwr::vector (mremap from a "
+                   "page up, 4 KiB pages) where it is built in. Where a huge page's first touch is cold "
+                   "(docs/vector_performance.md, session 5) this decides the large cells.", "vector_bench",
+                   ["std", "relo", "relo-4k", "relo-large", "relo-nohuge"] +
+                   [p for p in optional_peers if p == "uwr"], "std",
+                   [c for c in cells if c[0].startswith("push-only/") or c[0] in
+                    {"push-cons-dest/int", "push-cons-dest/array", "push-cons-dest/string", "all/array",
+                     "all/test_type"}]),
+        Experiment("page-policy-foresight", "Large blocks or realloc: the foresight floor",
+                   "The same variants pushing n ints into one vector, against std::vector with an exact reserve.",
+                   "vector_bench", ["std-reserve", "std", "relo", "relo-4k", "relo-large", "relo-nohuge"] +
+                   [p for p in optional_peers if p == "uwr"], "std-reserve",
+                   [(f"n={n:.0e}".replace("+0", ""), ["push", "--n", str(n)]) for n in sizes]),
         sweep("huge-pages", "Choosing where huge pages start",
-              "relo::vector whose large blocks use transparent huge pages once they commit 2, 4, 8, 16 or "
+              "relo::vector on large_block_policy, whose large blocks use transparent huge pages once they commit 2, 4, 8, 16 or "
               "32 MiB, and never.", sweep_huge,
               {"push-only/int/1", "push-only/int/50", "push-only/int/100", "push-only/array/10",
                "push-only/array/100", "push-only/string/1", "push-only/test_type/10", "push-cons-dest/int",

@@ -101,6 +101,14 @@ struct relo_vector_growth {
     using type = relo::vector<T, relo::default_allocator<T>, Growth>;
 };
 
+/// relo::vector on page_allocator<T, Policy>.
+template <class Policy>
+struct relo_vector_policy {
+    static constexpr const char* name = "relo::vector(policy)";
+    template <class T>
+    using type = relo::vector<T, relo::page_allocator<T, Policy>>;
+};
+
 /// relo::vector with a page_allocator policy other than the default (for choosing it).
 template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16,
           std::size_t Huge = relo::page_allocator_policy::huge_page_threshold,
@@ -193,9 +201,12 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "boost-gf2") return f(boost_vector_gf2{}), true;
     if (name == "relo") return f(relo_vector{}), true;
     if (name == "relo-stdalloc") return f(relo_vector_std_allocator{}), true;
-    // Sweeps of one setting of the default policy at a time: the large-block threshold for trivially
+    // The default policy puts trivially relocatable types on realloc at every size; large_block_policy
+    // (the default until session 6) puts them on large blocks too.
+    if (name == "relo-large") return f(relo_vector_policy<relo::large_block_policy>{}), true;
+    // Sweeps of one setting of large_block_policy at a time: the large-block threshold for trivially
     // relocatable types, the one for the others, the reservation, and huge pages.
-    using P = relo::page_allocator_policy;
+    using P = relo::large_block_policy;
     constexpr std::size_t R = P::relocatable_mapping_threshold, O = P::other_mapping_threshold;
     constexpr std::size_t Res = P::reservation_factor;
     if (name == "relo-r256k") return f(relo_vector_thresholds<256 * K, O, Res>{}), true;
@@ -224,6 +235,8 @@ bool with_vector_impl(const std::string& name, F&& f) {
     if (name == "relo-h16m") return f(relo_vector_thresholds<R, O, Res, 16 * M>{}), true;
     if (name == "relo-h32m") return f(relo_vector_thresholds<R, O, Res, 32 * M>{}), true;
     if (name == "relo-nohuge") return f(relo_vector_thresholds<R, O, Res, never>{}), true;
+    // The default policy without huge pages: relocatable types on realloc, others on 4 KiB large blocks.
+    if (name == "relo-4k") return f(relo_vector_thresholds<never, O, Res, never>{}), true;
     constexpr std::size_t H = P::huge_page_threshold;
     if (name == "relo-copy0") return f(relo_vector_thresholds<R, O, Res, H, 0>{}), true;
     if (name == "relo-copy1k") return f(relo_vector_thresholds<R, O, Res, H, K>{}), true;

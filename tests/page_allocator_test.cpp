@@ -14,7 +14,10 @@
 namespace relo_test {
 namespace {
 
-constexpr std::size_t threshold_ints = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
+// By default trivially relocatable types never use large blocks (realloc moves their pages); the large
+// blocks' own tests use them through large_block_policy.
+using large_int_allocator = relo::page_allocator<int, relo::large_block_policy>;
+constexpr std::size_t threshold_ints = large_int_allocator::mapping_threshold() / sizeof(int);
 
 void fill(int* p, std::size_t n) { std::iota(p, p + n, 1); }
 void expect_filled(const int* p, std::size_t n) {
@@ -33,13 +36,35 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
                   relo::page_allocator_policy::other_mapping_threshold);
     static_assert(relo::page_allocator<int>::mapping_threshold() ==
                   relo::page_allocator_policy::relocatable_mapping_threshold);
+    static_assert(large_int_allocator::mapping_threshold() == (std::size_t{2} << 20));
+    static_assert(relo::page_allocator<std::string, relo::large_block_policy>::mapping_threshold() ==
+                  relo::page_allocator_policy::other_mapping_threshold);
+}
+
+TEST(PageAllocator, RelocatableTypesGrowByReallocAtEverySize) {
+    relo::page_allocator<int> a;
+    std::size_t n = 10;
+    int* p = a.allocate(n);
+    fill(p, n);
+    // Up to 64 MiB and back on malloc/realloc: the bytes survive every move.
+    for (std::size_t next : {threshold_ints * 4, threshold_ints * 32, threshold_ints / 3, std::size_t{7}}) {
+        p = a.reallocate(p, n, next);
+        expect_filled(p, std::min(n, next));
+        fill(p, next);
+        n = next;
+    }
+    a.deallocate(p, n);
+    auto big = a.allocate_at_least(threshold_ints * 2);
+    EXPECT_GE(big.count, threshold_ints * 2);
+    fill(big.ptr, big.count);
+    a.deallocate(big.ptr, big.count);
 }
 
 TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {
-    relo::page_allocator<int> a;
+    large_int_allocator a;
     auto small = a.allocate_at_least(3);
     EXPECT_GE(small.count, 3u);
-    EXPECT_LT(small.count * sizeof(int), relo::page_allocator<int>::mapping_threshold());
+    EXPECT_LT(small.count * sizeof(int), large_int_allocator::mapping_threshold());
     fill(small.ptr, small.count);
     a.deallocate(small.ptr, small.count);
 
@@ -53,7 +78,7 @@ TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {
 }
 
 TEST(PageAllocator, ReallocateAcrossTheThresholdKeepsBytes) {
-    relo::page_allocator<int> a;
+    large_int_allocator a;
     std::size_t n = 10;
     int* p = a.allocate(n);
     fill(p, n);
@@ -67,7 +92,7 @@ TEST(PageAllocator, ReallocateAcrossTheThresholdKeepsBytes) {
 }
 
 TEST(PageAllocator, TryExpandGrowsIntoTheReservation) {
-    relo::page_allocator<int> a;
+    large_int_allocator a;
     const std::size_t n = threshold_ints * 2;
     int* p = a.allocate(n);
     fill(p, n);
@@ -93,7 +118,7 @@ TEST(PageAllocator, TryExpandGrowsIntoTheReservation) {
 }
 
 TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {
-    relo::page_allocator<int> a;
+    large_int_allocator a;
     std::size_t n = threshold_ints;
     int* p = a.allocate(n);
     fill(p, n);

@@ -18,6 +18,20 @@ TEST(VectorDifferential, UniquePtr) { run_differential<relo::vector<std::unique_
 TEST(VectorDifferential, Thrower) { run_differential<relo::vector<thrower>>(6); }
 TEST(VectorDifferential, Overaligned) { run_differential<relo::vector<overaligned>>(7); }
 TEST(VectorDifferential, MarkedRelocatable) { run_differential<relo::vector<marked_relocatable>>(8); }
+// Large blocks from 16 KiB for every type, so that the random walks (up to 20,000 elements) cross between
+// malloc and large blocks in both directions, grow them in place and move them.
+struct early_large_blocks : relo::large_block_policy {
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{16} << 10;
+    static constexpr std::size_t other_mapping_threshold = std::size_t{16} << 10;
+    static constexpr std::size_t reservation_factor = 4;
+};
+template <class T>
+using early_large_vector = relo::vector<T, relo::page_allocator<T, early_large_blocks>>;
+
+TEST(VectorDifferential, IntOnLargeBlocks) { run_differential<early_large_vector<int>>(10); }
+TEST(VectorDifferential, BigTrivialOnLargeBlocks) { run_differential<early_large_vector<big_trivial>>(11); }
+TEST(VectorDifferential, StringOnLargeBlocks) { run_differential<early_large_vector<std::string>>(12); }
+TEST(VectorDifferential, CountedOnLargeBlocks) { run_differential<early_large_vector<counted>>(13); }
 TEST(VectorDifferential, StringWithStdAllocator) {
     run_differential<relo::vector<std::string, std::allocator<std::string>, relo::growth_1_5>>(9);
 }

@@ -84,12 +84,12 @@ int in_limited_child(long headroom, const std::function<int()>& body) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
 }
 
-template <class T>
+template <class T, class Allocator = relo::default_allocator<T>>
 int grow_until_refused() {
     // Address space set aside, and given back once the vector has been refused, so that the checks
     // below (which may allocate) have room.
     void* headroom = std::malloc(32 << 20);
-    relo::vector<T> v;
+    relo::vector<T, Allocator> v;
     long pushed = 0;
     try {
         for (;; ++pushed) v.push_back(kind<T>::make(static_cast<int>(pushed % 1000000)));
@@ -111,6 +111,7 @@ int grow_until_refused() {
 
 TEST(VectorExceptions, KernelRefusalUnderRlimitIsBadAlloc) {
     EXPECT_EQ(in_limited_child(256L << 20, grow_until_refused<int>), 0);
+    EXPECT_EQ(in_limited_child(256L << 20, grow_until_refused<int, relo::page_allocator<int, relo::large_block_policy>>), 0);
     EXPECT_EQ(in_limited_child(256L << 20, grow_until_refused<big_trivial>), 0);
     EXPECT_EQ(in_limited_child(256L << 20, grow_until_refused<std::string>), 0);
     EXPECT_EQ(in_limited_child(128L << 20, grow_until_refused<counted>), 0);

@@ -26,7 +26,8 @@ using vector_kinds =
                      relo::vector<std::unique_ptr<int>>, relo::vector<thrower>, relo::vector<overaligned>,
                      relo::vector<marked_relocatable>, relo::vector<counted, std::allocator<counted>>,
                      relo::vector<std::string, std::allocator<std::string>, relo::growth_1_5>,
-                     relo::vector<marked_relocatable, std::allocator<marked_relocatable>>>;
+                     relo::vector<marked_relocatable, std::allocator<marked_relocatable>>,
+                     relo::vector<big_trivial, relo::page_allocator<big_trivial, relo::large_block_policy>>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(vector, SequenceTest, vector_kinds);
 
 static_assert(sizeof(relo::vector<int>) == 3 * sizeof(void*));
@@ -45,17 +46,23 @@ TEST(Vector, DeductionGuides) {
     EXPECT_EQ(v.size(), 3u);
 }
 
-TEST(Vector, LargeTriviallyRelocatableGrowthKeepsContents) {
-    relo::vector<int> v;
-    const int n = 3'000'000;  // well past the mapping threshold, so growth goes through mremap
+template <class Vector>
+void large_relocatable_growth_keeps_contents() {
+    Vector v;
+    const int n = 3'000'000;  // 12 MB: with large blocks, past the mapping threshold and through mremap
     for (int i = 0; i < n; ++i) v.push_back(i);
     ASSERT_EQ(v.size(), static_cast<std::size_t>(n));
     for (int i = 0; i < n; i += 997) ASSERT_EQ(v[static_cast<std::size_t>(i)], i);
     EXPECT_EQ(v.back(), n - 1);
     v.resize(100);
-    v.shrink_to_fit();  // from a mapping back to malloc
+    v.shrink_to_fit();  // with large blocks, from a mapping back to malloc
     EXPECT_EQ(v.capacity(), 100u);
     for (int i = 0; i < 100; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)], i);
+}
+
+TEST(Vector, LargeTriviallyRelocatableGrowthKeepsContents) {
+    large_relocatable_growth_keeps_contents<relo::vector<int>>();
+    large_relocatable_growth_keeps_contents<relo::vector<int, relo::page_allocator<int, relo::large_block_policy>>>();
 }
 
 TEST(Vector, LargeNonTrivialGrowthKeepsContents) {

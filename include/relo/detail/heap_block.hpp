@@ -54,8 +54,9 @@ struct block_growth {
     RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate(allocator_arg a, block b, size_type want, size_type need) {
         if (b.begin != nullptr && !is_constant_evaluated()) {
             if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+                const size_type size = b.size();  // before the old pointer becomes invalid
                 T* p = a.reallocate(b.begin, b.capacity(), want);
-                return {p, p + b.size(), p + want};
+                return {p, p + size, p + want};
             } else if constexpr (has_try_expand<Alloc>::value) {
                 const size_type expanded = expand_in_place(a, b, need, want);
                 if (expanded != 0) return {b.begin, b.end, b.begin + expanded};
