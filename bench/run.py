@@ -182,6 +182,13 @@ def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
                    "vector_bench", ["std-reserve", "std", "relo", "relo-4k", "relo-large", "relo-nohuge"] +
                    [p for p in optional_peers if p == "uwr"], "std-reserve",
                    [(f"n={n:.0e}".replace("+0", ""), ["push", "--n", str(n)]) for n in sizes]),
+        sweep("huge-pages-other", "Choosing where huge pages start, for types that are not trivially relocatable",
+              "The huge-pages sweep on the cells where the default policy uses large blocks (strings and the "
+              "test type; the variants differ from the default only in where huge pages start).", sweep_huge,
+              {"push-only/string/1", "push-only/string/10", "push-only/string/50", "push-only/string/100",
+               "push-only/test_type/1", "push-only/test_type/10", "push-only/test_type/50",
+               "push-only/test_type/100", "push-cons-dest/string", "push-cons-dest/test_type", "all/string",
+               "all/test_type"}),
         sweep("huge-pages", "Choosing where huge pages start",
               "relo::vector on large_block_policy, whose large blocks use transparent huge pages once they commit 2, 4, 8, 16 or "
               "32 MiB, and never.", sweep_huge,

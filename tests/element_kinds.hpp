@@ -153,6 +153,23 @@ struct kind<int> {
     static constexpr bool counting = false;
 };
 
+/// Counts its move constructions and move assignments (tests of how often containers move elements);
+/// relocatable without throwing, but not trivially.
+struct move_counter {
+    static inline long moves = 0;
+    int value = 0;
+    explicit move_counter(int v) noexcept : value(v) {}
+    move_counter(const move_counter& o) noexcept : value(o.value) {}
+    move_counter(move_counter&& o) noexcept : value(o.value) { ++moves; }
+    move_counter& operator=(const move_counter&) noexcept = default;
+    move_counter& operator=(move_counter&& o) noexcept {
+        value = o.value;
+        ++moves;
+        return *this;
+    }
+    ~move_counter() {}
+};
+
 using big_trivial = std::array<int, 10>;
 template <>
 struct kind<big_trivial> {

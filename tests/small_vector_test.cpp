@@ -73,6 +73,31 @@ TEST(SmallVector, InlineUntilFullThenHeap) {
     for (int i = 0; i < 5; ++i) EXPECT_EQ(v[static_cast<std::size_t>(i)], std::to_string(i));
 }
 
+// Inserting into a full small vector moves each old element once, from the inline slots and on the heap.
+TEST(SmallVector, InsertWithGrowthMovesEachElementOnce) {
+    relo::small_vector<move_counter, 4> v;
+    std::vector<int> model;
+    for (int i = 0; i < 4; ++i) {
+        v.emplace_back(i);
+        model.push_back(i);
+    }
+    const move_counter value(-1);
+    for (int round = 0; round < 6; ++round) {  // inline -> heap, then heap -> larger heap blocks
+        while (v.size() < v.capacity()) {
+            v.emplace_back(static_cast<int>(v.size()));
+            model.push_back(static_cast<int>(model.size()));
+        }
+        const long size = static_cast<long>(v.size());
+        move_counter::moves = 0;
+        v.insert(v.begin() + 1, 2, value);
+        model.insert(model.begin() + 1, 2, -1);
+        EXPECT_LE(move_counter::moves, size) << "round " << round;
+        std::vector<int> got;
+        for (const auto& e : v) got.push_back(e.value);
+        ASSERT_EQ(got, model);
+    }
+}
+
 TEST(SmallVector, ShrinkToFitMovesBackInline) {
     small_vector<std::string, 4> v;
     for (int i = 0; i < 100; ++i) v.push_back("a string that does not fit the small buffer " + std::to_string(i));

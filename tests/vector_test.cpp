@@ -82,6 +82,30 @@ TEST(Vector, LargeNonTrivialGrowthKeepsContents) {
 }
 
 // The thesis's uwr::vector lost its data here: shrinking from its mmap range back to malloc.
+// An insertion that needs new storage moves every old element once (into its final place), as
+// std::vector does; growing first and then opening the gap would move the tail twice.
+template <class Vector>
+void insert_with_growth_moves_each_element_once() {
+    Vector v;
+    v.reserve(100);
+    while (v.size() < v.capacity()) v.emplace_back(static_cast<int>(v.size()));  // full: insert must grow
+    std::vector<int> model(v.size());
+    std::iota(model.begin(), model.end(), 0);
+    const move_counter value(-1);
+    move_counter::moves = 0;
+    v.insert(v.begin() + 10, 3, value);
+    model.insert(model.begin() + 10, 3, -1);
+    EXPECT_LE(move_counter::moves, static_cast<long>(model.size()) - 3);
+    std::vector<int> got;
+    for (const auto& e : v) got.push_back(e.value);
+    EXPECT_EQ(got, model);
+}
+
+TEST(Vector, InsertWithGrowthMovesEachElementOnce) {
+    insert_with_growth_moves_each_element_once<relo::vector<move_counter>>();
+    insert_with_growth_moves_each_element_once<relo::vector<move_counter, std::allocator<move_counter>>>();
+}
+
 TEST(Vector, ShrinkToFitAcrossTheMappingThreshold) {
     relo::vector<std::string> v(2'000'000);
     for (std::size_t i = 0; i < 10; ++i) v[i] = kind<std::string>::make(static_cast<int>(i) + 1);

@@ -336,6 +336,14 @@ private:
         grow_to(detail::next_capacity<Growth>(this->capacity(), required, this->max_size()), required);
     }
     void seq_reserve(size_type n) { grow_to(n, n); }
+    void seq_grow_with_gap(size_type required, size_type at, size_type n) {
+        const size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
+        if (is_on_heap()) {
+            set_heap(growth::reallocate_with_gap(allocator(), heap_block(), want, required, at, n));
+        } else {
+            set_heap(growth::transfer_with_gap(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), at, n));
+        }
+    }
 
     /// Growth from the inline slots moves the elements to a new heap block; on the heap it is
     /// relo::vector's (realloc / mremap / in place).

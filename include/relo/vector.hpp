@@ -195,14 +195,23 @@ private:
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     RELO_CONSTEXPR20 void seq_grow(size_type required) {
-        size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
+        adopt(growth::reallocate(growth_allocator(), current_block(), grown_capacity(required), required));
+    }
+
+    /// The capacity growth aims at when `required` elements must fit.
+    RELO_CONSTEXPR20 size_type grown_capacity(size_type required) const noexcept {
+        const size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
         if (storage_.begin == nullptr && want < min_first_capacity) {
-            want = min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();
+            return min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();
         }
-        adopt(growth::reallocate(growth_allocator(), current_block(), want, required));
+        return want;
     }
 
     RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(growth::reallocate(growth_allocator(), current_block(), n, n)); }
+
+    RELO_CONSTEXPR20 void seq_grow_with_gap(size_type required, size_type at, size_type n) {
+        adopt(growth::reallocate_with_gap(growth_allocator(), current_block(), grown_capacity(required), required, at, n));
+    }
 
     template <class Build>
     RELO_CONSTEXPR20 void seq_rebuild(size_type n, Build&& build) {

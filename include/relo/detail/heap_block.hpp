@@ -65,6 +65,44 @@ struct block_growth {
         return move_to(a, b, allocate_at_least(a, want));
     }
 
+    /// Grows block b as reallocate() does and opens a gap of n raw slots at index `at` on the way: the
+    /// elements [at, size) end up at [at + n, size + n). The returned block's end still counts the old
+    /// elements only; the caller builds the gap's elements, then records the end. Moving into a fresh
+    /// block this way moves each element once, where growing and then opening the gap moves the tail
+    /// twice. Only for elements that relocate without throwing. Strong guarantee: on a throw b is unchanged.
+    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate_with_gap(allocator_arg a, block b, size_type want,
+                                                                    size_type need, size_type at, size_type n) {
+        static_assert(nothrow_relocate_v<Alloc, T>, "relo: opening a gap relocates elements");
+        if (b.begin != nullptr && !is_constant_evaluated()) {
+            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+                const size_type size = b.size();  // before the old pointer becomes invalid
+                T* p = a.reallocate(b.begin, b.capacity(), want);
+                relocate_backward(a, p + at, p + size, p + size + n);
+                return {p, p + size, p + want};
+            } else if constexpr (has_try_expand<Alloc>::value) {
+                const size_type expanded = expand_in_place(a, b, need, want);
+                if (expanded != 0) {
+                    relocate_backward(a, b.begin + at, b.end, b.end + n);
+                    return {b.begin, b.end, b.begin + expanded};
+                }
+            }
+        }
+        const block moved = transfer_with_gap(a, b, allocate_at_least(a, want), at, n);
+        if (b.begin != nullptr) alloc_traits::deallocate(a, b.begin, b.capacity());
+        return moved;
+    }
+
+    /// Relocates b's elements into `fresh` with a gap of n slots at index `at` (see reallocate_with_gap),
+    /// leaving b's storage (which the caller owns) empty. Cannot throw.
+    static RELO_CONSTEXPR20 block transfer_with_gap(Alloc& a, const block& b, allocation_result<T*> fresh,
+                                                    size_type at, size_type n) noexcept {
+        if (b.begin != nullptr) {
+            relocate_forward(a, b.begin, b.begin + at, fresh.ptr);
+            relocate_forward(a, b.begin + at, b.end, fresh.ptr + at + n);
+        }
+        return {fresh.ptr, fresh.ptr + b.size(), fresh.ptr + fresh.count};
+    }
+
     /// Reduces b's capacity towards b.size() (> 0) where the allocator can: bytes move by reallocate()
     /// for elements that move as bytes, a block shrinks in place, otherwise the elements move to a
     /// smaller block. Returns b unchanged when nothing can be given back or an allocation fails.

@@ -21,6 +21,10 @@
 //                                            precondition required > capacity(), required <= max_size();
 //                                            strong guarantee (elements moved only if nothing throws)
 //   void seq_reserve(size_type n)            capacity >= n exactly as asked; same preconditions
+//   void seq_grow_with_gap(size_type required, size_type at, size_type n)
+//                                            seq_grow, and the elements [at, size) relocated to
+//                                            [at + n, size + n) (the end is left as it was); only called
+//                                            for elements that relocate without throwing
 //   void seq_rebuild(size_type n, Build b)   new storage for n elements, b(dest) constructs them there,
 //                                            then the old elements are destroyed (strong guarantee)
 //
@@ -541,12 +545,19 @@ protected:
     template <class Make>
     RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
         if (n == 0) return begin() + at;
-        ensure_room_for(n);
-        T* first = begin();
-        T* pos = first + at;
-        T* old_end = end();
         if constexpr (nothrow_relocate_v<Alloc, T>) {
-            relocate_backward(alloc(), pos, old_end, old_end + n);
+            // Open the gap; when the storage must grow, while moving the elements to it.
+            if (n <= capacity() - size()) {
+                relocate_backward(alloc(), begin() + at, end(), end() + n);
+            } else if constexpr (Derived::seq_fixed_capacity) {
+                Derived::seq_too_large("relo: the container is full");
+            } else {
+                if (n > max_size() - size()) Derived::seq_too_large("relo: size would exceed max_size()");
+                self().seq_grow_with_gap(size() + n, at, n);
+            }
+            T* first = begin();
+            T* pos = first + at;
+            T* old_end = end();
             const element_locator locate{first, at, n};
             size_type built = 0;
             try {
@@ -557,15 +568,19 @@ protected:
                 throw;
             }
             self().seq_set_end(old_end + n);
+            return pos;
         } else {
-            const element_locator locate{first, size(), 0};
+            ensure_room_for(n);
+            T* pos = begin() + at;
+            T* old_end = end();
+            const element_locator locate{begin(), size(), 0};
             construction_guard<Alloc, T> guard(alloc(), old_end);
             for (size_type k = 0; k != n; ++k, guard.advance()) make(guard.current(), k, locate);
             guard.release();
             self().seq_set_end(old_end + n);
             std::rotate(pos, old_end, old_end + n);
+            return pos;
         }
-        return pos;
     }
 
     template <class It, class Sent>
