@@ -32,7 +32,10 @@ void push_lengths(benchmark::State& state) {
     const std::vector<int>& workload = lengths();
     for (auto _ : state) {
         for (int s : workload) {
-            V v;
+            // Every container at the start of a cache line: where the compiler puts it in the frame
+            // differs between instantiations and alone moved relo's N = 32 time by 50%
+            // (docs/small_vectors.md, session 6).
+            alignas(64) V v;
             if constexpr (Reserve != 0) v.reserve(Reserve);
             for (int i = 0; i < s; ++i) v.push_back(i);
             benchmark::DoNotOptimize(v.data());
