@@ -118,6 +118,8 @@ def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
     sweep_o = ["relo-o256k", "relo-o512k", "relo-o1m", "relo-o2m", "relo-o4m", "relo-o8m", "relo-o32m", "relo-onever"]
     sweep_policy = ["relo-res1", "relo-res4", "relo-res16", "relo-res64"]
     sweep_huge = ["relo-h2m", "relo-h4m", "relo-h8m", "relo-h16m", "relo-h32m", "relo-nohuge"]
+    page_policy_impls = ["std", "relo", "relo-4k", "relo-large", "relo-nohuge"] + [p for p in optional_peers
+                                                                                  if p == "uwr"]
     def sweep(name, title, description, impls, cell_names):
         """Variants of relo against std::vector on a few cells of the environment."""
         chosen = [c for c in cells + loop_cells if c[0] in cell_names]
@@ -172,15 +174,13 @@ def vector_experiments(mode, optional_peers, allocators=(), boost_pmr=False):
                    "default until session 6); relo-nohuge, that with 4 KiB pages; uwr::vector (mremap from a "
                    "page up, 4 KiB pages) where it is built in. Where a huge page's first touch is cold "
                    "(docs/vector_performance.md, session 5) this decides the large cells.", "vector_bench",
-                   ["std", "relo", "relo-4k", "relo-large", "relo-nohuge"] +
-                   [p for p in optional_peers if p == "uwr"], "std",
+                   page_policy_impls, "std",
                    [c for c in cells if c[0].startswith("push-only/") or c[0] in
                     {"push-cons-dest/int", "push-cons-dest/array", "push-cons-dest/string", "all/array",
                      "all/test_type"}]),
         Experiment("page-policy-foresight", "Large blocks or realloc: the foresight floor",
                    "The same variants pushing n ints into one vector, against std::vector with an exact reserve.",
-                   "vector_bench", ["std-reserve", "std", "relo", "relo-4k", "relo-large", "relo-nohuge"] +
-                   [p for p in optional_peers if p == "uwr"], "std-reserve",
+                   "vector_bench", ["std-reserve"] + page_policy_impls, "std-reserve",
                    [(f"n={n:.0e}".replace("+0", ""), ["push", "--n", str(n)]) for n in sizes]),
         sweep("huge-pages-other", "Choosing where huge pages start, for types that are not trivially relocatable",
               "The huge-pages sweep on the cells where the default policy uses large blocks (strings and the "

@@ -332,17 +332,20 @@ private:
     static constexpr bool seq_fixed_capacity = false;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
-    void seq_grow(size_type required) {
-        grow_to(detail::next_capacity<Growth>(this->capacity(), required, this->max_size()), required);
-    }
+    void seq_grow(size_type required) { grow_to(grown_capacity(required), required); }
     void seq_reserve(size_type n) { grow_to(n, n); }
     void seq_grow_with_gap(size_type required, size_type at, size_type n) {
-        const size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
+        const size_type want = grown_capacity(required);
         if (is_on_heap()) {
             set_heap(growth::reallocate_with_gap(allocator(), heap_block(), want, required, at, n));
         } else {
             set_heap(growth::transfer_with_gap(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), at, n));
         }
+    }
+
+    /// The capacity growth aims at when `required` elements must fit.
+    size_type grown_capacity(size_type required) const noexcept {
+        return detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
     }
 
     /// Growth from the inline slots moves the elements to a new heap block; on the heap it is

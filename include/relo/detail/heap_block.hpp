@@ -52,16 +52,7 @@ struct block_growth {
     /// `need` (need <= want) when the block can only grow in place that far. Strong guarantee: on a throw
     /// b is unchanged.
     RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate(allocator_arg a, block b, size_type want, size_type need) {
-        if (b.begin != nullptr && !is_constant_evaluated()) {
-            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
-                const size_type size = b.size();  // before the old pointer becomes invalid
-                T* p = a.reallocate(b.begin, b.capacity(), want);
-                return {p, p + size, p + want};
-            } else if constexpr (has_try_expand<Alloc>::value) {
-                const size_type expanded = expand_in_place(a, b, need, want);
-                if (expanded != 0) return {b.begin, b.end, b.begin + expanded};
-            }
-        }
+        if (grow_keeping_elements_in_place(a, b, want, need)) return b;
         return move_to(a, b, allocate_at_least(a, want));
     }
 
@@ -73,19 +64,9 @@ struct block_growth {
     RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate_with_gap(allocator_arg a, block b, size_type want,
                                                                     size_type need, size_type at, size_type n) {
         static_assert(nothrow_relocate_v<Alloc, T>, "relo: opening a gap relocates elements");
-        if (b.begin != nullptr && !is_constant_evaluated()) {
-            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
-                const size_type size = b.size();  // before the old pointer becomes invalid
-                T* p = a.reallocate(b.begin, b.capacity(), want);
-                relocate_backward(a, p + at, p + size, p + size + n);
-                return {p, p + size, p + want};
-            } else if constexpr (has_try_expand<Alloc>::value) {
-                const size_type expanded = expand_in_place(a, b, need, want);
-                if (expanded != 0) {
-                    relocate_backward(a, b.begin + at, b.end, b.end + n);
-                    return {b.begin, b.end, b.begin + expanded};
-                }
-            }
+        if (grow_keeping_elements_in_place(a, b, want, need)) {
+            relocate_backward(a, b.begin + at, b.end, b.end + n);
+            return b;
         }
         const block moved = transfer_with_gap(a, b, allocate_at_least(a, want), at, n);
         if (b.begin != nullptr) alloc_traits::deallocate(a, b.begin, b.capacity());
@@ -177,6 +158,30 @@ struct block_growth {
     }
 
 private:
+    /// Grows b without moving its elements one by one, where the allocator can: their bytes move by
+    /// reallocate() when they may, else the block grows in place (try_expand). True and b updated if it
+    /// did; false and b unchanged if the elements must move to a new block. Throws what reallocate()
+    /// throws, leaving b unchanged.
+    static RELO_CONSTEXPR20 bool grow_keeping_elements_in_place(Alloc& a, block& b, size_type want, size_type need) {
+        if (b.begin == nullptr || is_constant_evaluated()) return false;
+        if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+            const size_type size = b.size();  // before the old pointer becomes invalid
+            T* p = a.reallocate(b.begin, b.capacity(), want);
+            b = {p, p + size, p + want};
+            return true;
+        } else if constexpr (has_try_expand<Alloc>::value) {
+            const size_type expanded = expand_in_place(a, b, need, want);
+            if (expanded == 0) return false;
+            b.capacity_end = b.begin + expanded;
+            return true;
+        } else {
+            (void)a;
+            (void)want;
+            (void)need;
+            return false;
+        }
+    }
+
     /// The capacity block b reaches by growing in place: `want`, else the largest size in [need, want)
     /// that fits, found by binary search (each probe that fits is kept, so the block only ever grows);
     /// 0 if it cannot grow to `need`.

@@ -480,13 +480,19 @@ protected:
         self().seq_set_end(new_end);
     }
 
-    /// Makes room for `extra` more elements, growing by the container's policy.
-    RELO_CONSTEXPR20 void ensure_room_for(size_type extra) {
+    /// Whether `extra` more elements need the storage to grow; throws what the container throws when
+    /// they can never fit.
+    RELO_CONSTEXPR20 bool must_grow_for(size_type extra) const {
         const size_type n = size();
-        if (extra <= capacity() - n) return;
+        if (extra <= capacity() - n) return false;
         if constexpr (Derived::seq_fixed_capacity) Derived::seq_too_large("relo: the container is full");
         if (extra > max_size() - n) Derived::seq_too_large("relo: size would exceed max_size()");
-        self().seq_grow(n + extra);
+        return true;
+    }
+
+    /// Makes room for `extra` more elements, growing by the container's policy.
+    RELO_CONSTEXPR20 void ensure_room_for(size_type extra) {
+        if (must_grow_for(extra)) self().seq_grow(size() + extra);
     }
 
     // Inline on purpose: an out-of-line call taking `this` would make every push_back loop keep the
@@ -547,12 +553,9 @@ protected:
         if (n == 0) return begin() + at;
         if constexpr (nothrow_relocate_v<Alloc, T>) {
             // Open the gap; when the storage must grow, while moving the elements to it.
-            if (n <= capacity() - size()) {
+            if (!must_grow_for(n)) {
                 relocate_backward(alloc(), begin() + at, end(), end() + n);
-            } else if constexpr (Derived::seq_fixed_capacity) {
-                Derived::seq_too_large("relo: the container is full");
-            } else {
-                if (n > max_size() - size()) Derived::seq_too_large("relo: size would exceed max_size()");
+            } else if constexpr (!Derived::seq_fixed_capacity) {  // (a full fixed-capacity one threw)
                 self().seq_grow_with_gap(size() + n, at, n);
             }
             T* first = begin();
