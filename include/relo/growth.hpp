@@ -40,7 +40,7 @@ constexpr std::size_t next_capacity(std::size_t current, std::size_t required, s
     constexpr auto step = num - den;
     const std::size_t q = current / den;
     const std::size_t r = current % den;
-    std::size_t grown;
+    std::size_t grown = max;
     if (current >= max || q > (max - current) / step) {
         grown = max;
     } else {
