@@ -170,6 +170,31 @@ struct move_counter {
     ~move_counter() {}
 };
 
+/// Counts the operations that shift elements inside a container's storage: constructions (of any kind),
+/// destructions and assignments. All noexcept, so containers may shift it by assignment.
+struct operation_counter {
+    static inline long constructions = 0;
+    static inline long destructions = 0;
+    static inline long assignments = 0;
+    static void reset() noexcept { constructions = destructions = assignments = 0; }
+
+    int value = 0;
+    explicit operation_counter(int v) noexcept : value(v) { ++constructions; }
+    operation_counter(const operation_counter& o) noexcept : value(o.value) { ++constructions; }
+    operation_counter(operation_counter&& o) noexcept : value(o.value) { ++constructions; }
+    operation_counter& operator=(const operation_counter& o) noexcept {
+        value = o.value;
+        ++assignments;
+        return *this;
+    }
+    operation_counter& operator=(operation_counter&& o) noexcept {
+        value = o.value;
+        ++assignments;
+        return *this;
+    }
+    ~operation_counter() { ++destructions; }
+};
+
 using big_trivial = std::array<int, 10>;
 template <>
 struct kind<big_trivial> {

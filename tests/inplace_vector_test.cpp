@@ -275,5 +275,9 @@ TEST(InplaceVectorExceptions, ThrowingCopyNothrowMove) {
     run_modifier_matrix<inplace_vector<copy_thrower, 42>>(guarantee::strong);
 }
 
+TEST(InplaceVector, ShiftingInsideTheStorageAssigns) {
+    shifting_inside_the_storage_assigns<relo::inplace_vector<operation_counter, 48>>();
+}
+
 }  // namespace
 }  // namespace relo_test

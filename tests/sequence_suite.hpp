@@ -120,6 +120,42 @@ private:
     long live_before_ = 0;
 };
 
+/// Inside its capacity, an insertion or erasure in the middle shifts the tail by move-assignment, as
+/// std::vector does (docs/vector_performance.md, "Shifting by assignment"): it constructs and destroys
+/// only as many objects as it adds or removes, where relocating the tail would construct and destroy each
+/// element of it. C holds operation_counter and has room for 48 elements.
+template <class C>
+void shifting_inside_the_storage_assigns() {
+    C v;
+    v.reserve(48);
+    std::vector<int> model;
+    for (int i = 0; i < 40; ++i) {
+        v.emplace_back(i);
+        model.push_back(i);
+    }
+    const auto contents = [&] {
+        std::vector<int> got;
+        for (const auto& e : v) got.push_back(e.value);
+        return got;
+    };
+    const operation_counter value(-1);
+    operation_counter::reset();
+    v.insert(v.begin() + 5, 3, value);
+    model.insert(model.begin() + 5, 3, -1);
+    EXPECT_EQ(operation_counter::constructions, 6);  // 3 moved into the free slots, 3 new
+    EXPECT_EQ(operation_counter::destructions, 3);   // the moved-from objects the new ones replace
+    EXPECT_EQ(operation_counter::assignments, 40 - 5 - 3);
+    EXPECT_EQ(contents(), model);
+
+    operation_counter::reset();
+    v.erase(v.begin() + 5, v.begin() + 9);
+    model.erase(model.begin() + 5, model.begin() + 9);
+    EXPECT_EQ(operation_counter::constructions, 0);
+    EXPECT_EQ(operation_counter::destructions, 4);
+    EXPECT_EQ(operation_counter::assignments, 43 - 9);
+    EXPECT_EQ(contents(), model);
+}
+
 TYPED_TEST_SUITE_P(SequenceTest);
 
 #define RELO_SUITE_TYPES                \

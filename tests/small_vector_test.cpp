@@ -299,5 +299,10 @@ TEST(SmallVectorExceptions, AllocationFailureLeavesTheVectorUnchanged) {
     run_allocation_failures<small_vector<counted, 0, test_allocator<counted>>>();
 }
 
+TEST(SmallVector, ShiftingInsideTheStorageAssigns) {
+    shifting_inside_the_storage_assigns<relo::small_vector<operation_counter, 4>>();   // on the heap
+    shifting_inside_the_storage_assigns<relo::small_vector<operation_counter, 48>>();  // inline
+}
+
 }  // namespace
 }  // namespace relo_test

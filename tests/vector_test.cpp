@@ -275,5 +275,10 @@ TEST(Vector, UsableInConstantExpressions) {
 }
 #endif
 
+TEST(Vector, ShiftingInsideTheStorageAssigns) {
+    shifting_inside_the_storage_assigns<relo::vector<operation_counter>>();
+    shifting_inside_the_storage_assigns<relo::vector<operation_counter, std::allocator<operation_counter>>>();
+}
+
 }  // namespace
 }  // namespace relo_test

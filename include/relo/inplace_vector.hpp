@@ -3,8 +3,9 @@
 //
 // The interface is C++26's std::inplace_vector (P0843), plus the extras of relo::vector (fast_push_back,
 // safe_pop_back). The operations are relo's one implementation of the vector algorithms
-// (detail::sequence_ops): insertion and erasure relocate the tail in one pass, inserting an element of
-// the container itself is correct.
+// (detail::sequence_ops): insertion and erasure shift the tail in one pass (a memmove for trivially
+// relocatable elements, move-assignment for the others), inserting an element of the container itself is
+// correct.
 //
 //   * Anything that would hold more than N elements (push_back, insert, resize, assign, reserve, the
 //     constructors) throws std::bad_alloc and leaves the container unchanged; try_push_back /

@@ -65,7 +65,7 @@ struct block_growth {
                                                                     size_type need, size_type at, size_type n) {
         static_assert(nothrow_relocate_v<Alloc, T>, "relo: opening a gap relocates elements");
         if (grow_keeping_elements_in_place(a, b, want, need)) {
-            relocate_backward(a, b.begin + at, b.end, b.end + n);
+            open_gap(a, b.begin + at, b.end, n);
             return b;
         }
         const block moved = transfer_with_gap(a, b, allocate_at_least(a, want), at, n);

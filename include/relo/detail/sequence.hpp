@@ -307,16 +307,7 @@ public:
         T* f = begin() + (first - begin());
         T* l = begin() + (last - begin());
         if (f == l) return f;
-        T* old_end = end();
-        if constexpr (nothrow_relocate_v<Alloc, T>) {
-            destroy(alloc(), f, l);
-            relocate_forward(alloc(), l, old_end, f);
-            self().seq_set_end(old_end - (l - f));
-        } else {
-            T* new_end = std::move(l, old_end, f);
-            destroy(alloc(), new_end, old_end);
-            self().seq_set_end(new_end);
-        }
+        self().seq_set_end(close_gap(alloc(), f, l, end()));
         return f;
     }
 
@@ -545,8 +536,9 @@ protected:
     /// Inserts n new elements before index `at`. make(dest, k, locate) constructs the k-th new element
     /// (k = 0, 1, ... in order) at dest; locate(s) finds old element s, for sources inside the container.
     ///
-    /// When elements relocate without throwing, the tail is relocated to open a gap and the new elements
-    /// are built in it; if one throws, the gap is closed again (strong guarantee). Otherwise the new
+    /// When elements relocate without throwing, the tail moves up to open a gap of raw storage (open_gap:
+    /// a memmove, or move-assignment as std::vector shifts) and the new elements are built in it; if one
+    /// throws, the gap is closed again (strong guarantee). Otherwise the new
     /// elements are appended and rotated into place (basic guarantee, as std::vector).
     template <class Make>
     RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
@@ -554,7 +546,7 @@ protected:
         if constexpr (nothrow_relocate_v<Alloc, T>) {
             // Open the gap; when the storage must grow, while moving the elements to it.
             if (!must_grow_for(n)) {
-                relocate_backward(alloc(), begin() + at, end(), end() + n);
+                open_gap(alloc(), begin() + at, end(), n);
             } else if constexpr (!Derived::seq_fixed_capacity) {  // (a full fixed-capacity one threw)
                 self().seq_grow_with_gap(size() + n, at, n);
             }
