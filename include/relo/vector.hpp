@@ -194,12 +194,12 @@ private:
     static constexpr bool seq_fixed_capacity = false;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
-    RELO_CONSTEXPR20 void seq_grow(size_type required) {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {
         adopt(growth::reallocate(growth_allocator(), current_block(), grown_capacity(required), required));
     }
 
     /// The capacity growth aims at when `required` elements must fit.
-    RELO_CONSTEXPR20 size_type grown_capacity(size_type required) const noexcept {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE size_type grown_capacity(size_type required) const noexcept {
         const size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
         if (storage_.begin == nullptr && want < min_first_capacity) {
             return min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();

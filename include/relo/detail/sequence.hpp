@@ -197,8 +197,13 @@ public:
     RELO_CONSTEXPR20 void push_back(const T& value) { emplace_back(value); }
     RELO_CONSTEXPR20 void push_back(T&& value) { emplace_back(std::move(value)); }
 
+    // Always inline, with its growth glue (grow_and_emplace_back, ensure_room_for, must_grow_for and the
+    // container's seq_grow): when GCC outlined the glue as a function taking `this`, a local vector's
+    // pointers lived in memory and a push_back loop loaded and stored them on every element
+    // (docs/vector_performance.md, "A push_back loop in registers"). Only the container's growth
+    // function, which takes and returns a block by value, stays out of line.
     template <class... Args>
-    RELO_CONSTEXPR20 reference emplace_back(Args&&... args) {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference emplace_back(Args&&... args) {
         T* e = self().seq_end();
         if (RELO_LIKELY(e != self().seq_capacity_end())) {
             construct(alloc(), e, std::forward<Args>(args)...);
@@ -473,7 +478,7 @@ protected:
 
     /// Whether `extra` more elements need the storage to grow; throws what the container throws when
     /// they can never fit.
-    RELO_CONSTEXPR20 bool must_grow_for(size_type extra) const {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE bool must_grow_for(size_type extra) const {
         const size_type n = size();
         if (extra <= capacity() - n) return false;
         if constexpr (Derived::seq_fixed_capacity) Derived::seq_too_large("relo: the container is full");
@@ -482,14 +487,13 @@ protected:
     }
 
     /// Makes room for `extra` more elements, growing by the container's policy.
-    RELO_CONSTEXPR20 void ensure_room_for(size_type extra) {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void ensure_room_for(size_type extra) {
         if (must_grow_for(extra)) self().seq_grow(size() + extra);
     }
 
-    // Inline on purpose: an out-of-line call taking `this` would make every push_back loop keep the
-    // container's pointers in memory. The heavy part (the container's seq_grow) is out of line.
+    // Inline on purpose (see emplace_back); the heavy part, behind the container's seq_grow, is not.
     template <class... Args>
-    RELO_CONSTEXPR20 reference grow_and_emplace_back(Args&&... args) {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference grow_and_emplace_back(Args&&... args) {
         if constexpr (Derived::seq_fixed_capacity) {
             Derived::seq_too_large("relo: the container is full");
         } else if constexpr (sizeof...(Args) == 0) {
