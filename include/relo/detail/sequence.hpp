@@ -542,8 +542,8 @@ protected:
     ///
     /// When elements relocate without throwing, the tail moves up to open a gap of raw storage (open_gap:
     /// a memmove, or move-assignment as std::vector shifts) and the new elements are built in it; if one
-    /// throws, the gap is closed again (strong guarantee). Otherwise the new
-    /// elements are appended and rotated into place (basic guarantee, as std::vector).
+    /// throws, the gap is closed again (strong guarantee). Otherwise the new elements are appended and
+    /// rotated into place (basic guarantee, as std::vector).
     template <class Make>
     RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
         if (n == 0) return begin() + at;

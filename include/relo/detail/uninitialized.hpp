@@ -12,8 +12,8 @@
 #ifndef RELO_DETAIL_UNINITIALIZED_HPP
 #define RELO_DETAIL_UNINITIALIZED_HPP
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -195,6 +195,7 @@ inline constexpr bool shift_by_assignment_v = !relocate_as_bytes_v<A, T> && std:
 /// raw storage; leaves [first, first + n) raw. Requires nothrow relocation.
 template <class A, class T>
 RELO_CONSTEXPR20 void open_gap(A& a, T* first, T* last, std::size_t n) noexcept {
+    static_assert(nothrow_relocate_v<A, T>, "relo: opening a gap requires a noexcept move constructor");
     if constexpr (shift_by_assignment_v<A, T>) {
         if (n < static_cast<std::size_t>(last - first)) {
             T* split = last - n;
