@@ -41,13 +41,14 @@
 #define RELO_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RELO_NOINLINE __attribute__((noinline))
 #define RELO_COLD __attribute__((noinline, cold))
-#define RELO_ALWAYS_INLINE inline __attribute__((always_inline))
+// An attribute only: it goes on member functions, which RELO_CONSTEXPR20 may already declare inline.
+#define RELO_ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define RELO_LIKELY(x) (x)
 #define RELO_UNLIKELY(x) (x)
 #define RELO_NOINLINE
 #define RELO_COLD
-#define RELO_ALWAYS_INLINE inline
+#define RELO_ALWAYS_INLINE
 #endif
 
 // Preconditions (operator[], front, back, pop_back on empty, unchecked push on full) are checked when
