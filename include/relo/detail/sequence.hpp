@@ -197,8 +197,8 @@ public:
     RELO_CONSTEXPR20 void push_back(const T& value) { emplace_back(value); }
     RELO_CONSTEXPR20 void push_back(T&& value) { emplace_back(std::move(value)); }
 
-    // Always inline, with its growth glue (grow_and_emplace_back, ensure_room_for, must_grow_for and the
-    // container's seq_grow): when GCC outlined the glue as a function taking `this`, a local vector's
+    // Always inline, with its growth glue (grow_and_emplace_back, ensure_room_for, must_grow_for and
+    // relo::vector's seq_grow): when GCC outlined the glue as a function taking `this`, a local vector's
     // pointers lived in memory and a push_back loop loaded and stored them on every element
     // (docs/vector_performance.md, "A push_back loop in registers"). Only the container's growth
     // function, which takes and returns a block by value, stays out of line.

@@ -199,7 +199,7 @@ RELO_CONSTEXPR20 void open_gap(A& a, T* first, T* last, std::size_t n) noexcept 
     if constexpr (shift_by_assignment_v<A, T>) {
         if (n < static_cast<std::size_t>(last - first)) {
             T* split = last - n;
-            for (T *src = split, *dest = last; src != last; ++src, ++dest) construct(a, dest, std::move(*src));
+            uninitialized_move_if_noexcept(a, split, last, last);  // moves: the move cannot throw
             std::move_backward(first, split, last);
             destroy(a, first, first + n);  // moved-from
             return;
