@@ -4,6 +4,7 @@
 #   ./relo.sh test            build and run every test in four configurations:
 #                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20
 #   ./relo.sh bench [ARGS]    build the benchmarks in Release and run them (quick by default), writing report/
+#                             (--full, --tuning, --only PATTERN, --rounds N, --out DIR, --redraw: bench/README.md)
 #
 # Both install what they need with apt-get when it is missing (as root, on Debian 12).
 set -euo pipefail
@@ -117,5 +118,5 @@ cmd_bench() {
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: $0 test | bench [--full] [--only PATTERN] [--out DIR] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
+  *) echo "usage: $0 test | bench [--full] [--tuning] [--only PATTERN] [--rounds N] [--out DIR] [--redraw] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
 esac

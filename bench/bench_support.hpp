@@ -1,5 +1,6 @@
 // bench/bench_support.hpp — what every benchmark program of relo shares: the element types of the
-// thesis's experiments, clocks, process counters, and a tiny command-line/JSON toolkit.
+// experiments, the implementation protocol and the name→type tables a program is driven by, its uniform
+// `list` and mode dispatch, clocks, process counters, and a tiny command-line/JSON toolkit.
 #ifndef RELO_BENCH_SUPPORT_HPP
 #define RELO_BENCH_SUPPORT_HPP
 
@@ -11,7 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory_resource>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <sys/resource.h>
@@ -257,6 +262,216 @@ private:
         return *this;
     }
     std::string body_;
+};
+
+
+// ---- Name → type tables: how a program maps the names on its command line to types.
+
+/// A string literal as a template argument: the names in the tables.
+template <std::size_t N>
+struct fixed_name {
+    char text[N]{};
+    constexpr fixed_name(const char (&s)[N]) {
+        for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+    }
+};
+
+/// One row of a table: a name and the type it stands for. Optional rows are peers built in because the
+/// user pointed CMake at them (listed as such, so the runner knows what this build has).
+template <fixed_name Name, class Type, bool Optional = false>
+struct named {
+    static constexpr const char* name = Name.text;
+    using type = Type;
+    static constexpr bool optional = Optional;
+};
+
+template <class T>
+struct tag {
+    using type = T;
+};
+
+template <class... Rows>
+struct table {
+    /// Calls f(tag<Type>{}) for the row called `name`; false if there is none.
+    template <class F>
+    static bool with(std::string_view name, F&& f) {
+        return ((name == Rows::name && (f(tag<typename Rows::type>{}), true)) || ...);
+    }
+    /// Calls f(tag<Type>{}, name) for every row, in order.
+    template <class F>
+    static void for_each(F&& f) {
+        (f(tag<typename Rows::type>{}, Rows::name), ...);
+    }
+    static std::vector<std::string> names(bool optional_only = false) {
+        std::vector<std::string> out;
+        ((optional_only && !Rows::optional ? void() : out.push_back(Rows::name)), ...);
+        return out;
+    }
+};
+
+template <class... Tables>
+struct join;
+template <>
+struct join<> {
+    using type = table<>;
+};
+template <class... A>
+struct join<table<A...>> {
+    using type = table<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct join<table<A...>, table<B...>, Rest...> : join<table<A..., B...>, Rest...> {};
+/// The rows of several tables, in order (e.g. the peers that are always there, then the optional ones).
+template <class... Tables>
+using join_t = typename join<Tables...>::type;
+
+// ---- The element types of the experiments, by name.
+
+using vector_element_types = table<named<"int", int>, named<"array", big_trivial>, named<"test_type", test_type>,
+                                   named<"string", std::string>, named<"T_test_type", relocatable_test_type>>;
+
+// ---- The implementation protocol.
+//
+// An implementation is a type Impl with
+//     template <class T> using type = ...;      the container of T (small and fixed-capacity vectors:
+//                                               template <class T, std::size_t N>)
+// and, optionally,
+//     static void set_up();                     process-wide setup, run once before anything is measured
+//                                               (e.g. installing a default memory resource)
+//     static constexpr bool reserves = true;    the benchmark reserves what it knows it will need first
+//     template <class T> static type<T> make(const make_args&);   how one data structure is built
+// A benchmark builds its data structures with make<Impl, T>(args): Impl::make when Impl has one,
+// otherwise the container on args.resource (when given, through its allocator) with args.reservation
+// reserved (when Impl reserves).
+
+/// What one data structure is built with.
+struct make_args {
+    std::size_t reservation = 0;                    // elements known to be needed (or a reservation's size)
+    std::pmr::memory_resource* resource = nullptr;  // this data structure's own memory resource
+};
+
+template <class Impl, class = void>
+struct reserves_first : std::false_type {};
+template <class Impl>
+struct reserves_first<Impl, std::enable_if_t<Impl::reserves>> : std::true_type {};
+template <class Impl>
+inline constexpr bool reserves_v = reserves_first<Impl>::value;
+
+/// Impl with reserves = true: the benchmark reserves first (std-reserve, the foresight floor).
+template <class Impl>
+struct reserving : Impl {
+    static constexpr bool reserves = true;
+};
+
+template <class Impl, class = void>
+struct has_set_up : std::false_type {};
+template <class Impl>
+struct has_set_up<Impl, std::void_t<decltype(Impl::set_up())>> : std::true_type {};
+
+template <class Impl>
+void set_up() {
+    if constexpr (has_set_up<Impl>::value) Impl::set_up();
+}
+
+template <class Impl, class T, class = void>
+struct has_make : std::false_type {};
+template <class Impl, class T>
+struct has_make<Impl, T, std::void_t<decltype(Impl::template make<T>(make_args{}))>> : std::true_type {};
+
+template <class C, class = void>
+struct takes_resource : std::false_type {};
+template <class C>
+struct takes_resource<C, std::enable_if_t<std::is_constructible_v<typename C::allocator_type, std::pmr::memory_resource*>>>
+    : std::true_type {};
+
+template <class Impl, class T>
+typename Impl::template type<T> make(const make_args& args) {
+    using C = typename Impl::template type<T>;
+    if constexpr (has_make<Impl, T>::value) {
+        return Impl::template make<T>(args);
+    } else {
+        C c = [&] {
+            if constexpr (takes_resource<C>::value) {
+                if (args.resource != nullptr) return C(typename C::allocator_type(args.resource));
+            }
+            return C();
+        }();
+        if constexpr (reserves_v<Impl>) c.reserve(args.reservation);
+        return c;
+    }
+}
+
+// ---- A program: its modes, their tables, and the one `list` every program answers.
+
+/// One mode of a program (`vector_bench env ...`): the function that runs it and what it accepts.
+struct mode {
+    std::string name;
+    int (*run)(const options&);
+    std::vector<std::string> impls;
+    std::vector<std::string> optional_impls;
+    std::vector<std::pair<std::string, std::size_t>> types;  // name, sizeof
+    std::vector<long> params;                                 // e.g. the capacities a mode is compiled for
+
+    template <class Impls, class Types>
+    static mode of(std::string name, int (*run)(const options&), std::vector<long> params = {}) {
+        mode m{std::move(name), run, Impls::names(), Impls::names(true), {}, std::move(params)};
+        Types::for_each([&](auto t, const char* type_name) {
+            m.types.emplace_back(type_name, sizeof(typename decltype(t)::type));
+        });
+        return m;
+    }
+};
+
+/// The numbers of an index_sequence, as a mode's params.
+template <std::size_t... N>
+std::vector<long> params_of(std::index_sequence<N...>) {
+    return {static_cast<long>(N)...};
+}
+
+class program {
+public:
+    program(std::string name, std::vector<mode> modes) : name_(std::move(name)), modes_(std::move(modes)) {}
+
+    /// `NAME MODE --key value ...` runs a mode; `NAME list` prints what the program has, as one JSON object:
+    /// {"program": ..., "optional": [optional peers built in], "modes": {mode: {"impls": [...], "types":
+    /// {name: sizeof}, "params": [...]}}}.
+    int main(int argc, char** argv) const {
+        const std::string m = argc > 1 ? argv[1] : "";
+        if (m == "list") return list(), 0;
+        for (const mode& candidate : modes_)
+            if (candidate.name == m) return candidate.run(options(argc - 1, argv + 1));
+        std::string known = "list";
+        for (const mode& candidate : modes_) known += "|" + candidate.name;
+        options::usage_error("usage: " + name_ + " " + known + " --key value ...");
+    }
+
+private:
+    std::string name_;
+    std::vector<mode> modes_;
+
+    static std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+    static std::string array(const std::vector<std::string>& items) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + quoted(items[i]);
+        return out + "]";
+    }
+
+    void list() const {
+        std::vector<std::string> optional;
+        std::string modes;
+        for (const mode& m : modes_) {
+            for (const auto& peer : m.optional_impls)
+                if (std::find(optional.begin(), optional.end(), peer) == optional.end()) optional.push_back(peer);
+            std::string types, params;
+            for (const auto& [type, size] : m.types)
+                types += (types.empty() ? "" : ", ") + quoted(type) + ": " + std::to_string(size);
+            for (long p : m.params) params += (params.empty() ? "" : ", ") + std::to_string(p);
+            modes += (modes.empty() ? "" : ", ") + quoted(m.name) + ": {\"impls\": " + array(m.impls) +
+                     ", \"types\": {" + types + "}, \"params\": [" + params + "]}";
+        }
+        std::printf("{\"program\": %s, \"optional\": %s, \"modes\": {%s}}\n", quoted(name_).c_str(),
+                    array(optional).c_str(), modes.c_str());
+    }
 };
 
 }  // namespace relo_bench

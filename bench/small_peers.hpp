@@ -10,12 +10,12 @@
 #define RELO_BENCH_SMALL_PEERS_HPP
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
 #include <boost/container/static_vector.hpp>
 
+#include "bench_support.hpp"
 #include "relo/inplace_vector.hpp"
 #include "relo/small_vector.hpp"
 
@@ -75,23 +75,26 @@ struct folly_static_vector {
 };
 #endif
 
-template <class F>
-bool with_static_impl(const std::string& name, F&& f) {
-    if (name == "boost") return f(boost_static_vector{}), true;
-    if (name == "relo") return f(relo_inplace_vector<false>{}), true;
-    if (name == "relo-unchecked") return f(relo_inplace_vector<true>{}), true;
 #if defined(RELO_BENCH_HAVE_UWR)
-    if (name == "uwr") return f(uwr_static_vector<false>{}), true;
-    if (name == "uwr-unchecked") return f(uwr_static_vector<true>{}), true;
+using uwr_static_vectors = table<named<"uwr", uwr_static_vector<false>, true>, named<"uwr-unchecked", uwr_static_vector<true>, true>>;
+#else
+using uwr_static_vectors = table<>;
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
-    if (name == "eastl") return f(eastl_fixed_vector{}), true;
+using eastl_static_vectors = table<named<"eastl", eastl_fixed_vector, true>>;
+#else
+using eastl_static_vectors = table<>;
 #endif
 #if defined(RELO_BENCH_HAVE_FOLLY)
-    if (name == "folly") return f(folly_static_vector{}), true;
+using folly_static_vectors = table<named<"folly", folly_static_vector, true>>;
+#else
+using folly_static_vectors = table<>;
 #endif
-    return false;
-}
+
+/// Every fixed-capacity vector, by the name the runner passes as --impl.
+using static_impls = join_t<table<named<"boost", boost_static_vector>, named<"relo", relo_inplace_vector<false>>,
+                                  named<"relo-unchecked", relo_inplace_vector<true>>>,
+                            uwr_static_vectors, eastl_static_vectors, folly_static_vectors>;
 
 // ---- Small vectors: Impl::type<T, N>.
 
@@ -132,26 +135,31 @@ struct folly_small_vector {
 };
 #endif
 
-/// The optional peers this build has.
-inline std::vector<std::string> optional_small_peers() {
-    std::vector<std::string> peers;
 #if defined(RELO_BENCH_HAVE_ABSL)
-    peers.push_back("absl");
+using absl_small_vectors = table<named<"absl", absl_inlined_vector, true>>;
+#else
+using absl_small_vectors = table<>;
 #endif
 #if defined(RELO_BENCH_HAVE_LLVM)
-    peers.push_back("llvm");
-#endif
-#if defined(RELO_BENCH_HAVE_UWR)
-    peers.push_back("uwr");
+using llvm_small_vectors = table<named<"llvm", llvm_small_vector, true>>;
+#else
+using llvm_small_vectors = table<>;
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
-    peers.push_back("eastl");
+using eastl_small_vectors = table<named<"eastl", eastl_small_vector, true>>;
+#else
+using eastl_small_vectors = table<>;
 #endif
 #if defined(RELO_BENCH_HAVE_FOLLY)
-    peers.push_back("folly");
+using folly_small_vectors = table<named<"folly", folly_small_vector, true>>;
+#else
+using folly_small_vectors = table<>;
 #endif
-    return peers;
-}
+
+/// Every small vector, by name; std-reserve is std::vector with reserve(N) first.
+using small_impls = join_t<table<named<"std", std_vector_small>, named<"std-reserve", reserving<std_vector_small>>,
+                                 named<"boost", boost_small_vector>, named<"relo", relo_small_vector>>,
+                           absl_small_vectors, llvm_small_vectors, eastl_small_vectors, folly_small_vectors>;
 
 }  // namespace relo_bench
 

@@ -2,9 +2,10 @@
 //
 // 100 lengths drawn from a chi-squared distribution with 8 degrees of freedom (fixed seed); one benchmark
 // iteration builds a fresh container for each length and push_backs that many ints into it. Benchmarks are
-// named small/<N>/<impl> for inline capacities N = 8, 12, 16, 32 and impl = std (no reserve), std-reserve
-// (reserve(N) first), boost, relo, and absl / llvm / eastl (fixed_vector with overflow) when built in. The runner (bench/run.py) runs one
-// benchmark per process (--benchmark_filter), interleaving the implementations.
+// named small/<N>/<impl> for inline capacities N = 8, 12, 16, 32 and every small vector of small_peers.hpp
+// (std-reserve: std::vector with reserve(N) first). The runner (bench/run.py) runs one benchmark per
+// process (--benchmark_filter), interleaving the implementations; `small_vector_gbench list` answers as
+// every benchmark program does.
 #include <cstddef>
 #include <random>
 #include <string>
@@ -27,16 +28,17 @@ const std::vector<int>& lengths() {
     return values;
 }
 
-template <class V, std::size_t Reserve>
+template <class Impl, std::size_t N>
 void push_lengths(benchmark::State& state) {
+    using V = typename Impl::template type<int, N>;
     const std::vector<int>& workload = lengths();
     for (auto _ : state) {
         for (int s : workload) {
             // Every container at the start of a cache line: where the compiler puts it in the frame
             // differs between instantiations and alone moved relo's N = 32 time by 50%
-            // (docs/small_vectors.md, session 6).
+            // (docs/small_vectors.md, "The small-vector experiment again").
             alignas(64) V v;
-            if constexpr (Reserve != 0) v.reserve(Reserve);
+            if constexpr (relo_bench::reserves_v<Impl>) v.reserve(N);
             for (int i = 0; i < s; ++i) v.push_back(i);
             benchmark::DoNotOptimize(v.data());
             benchmark::ClobberMemory();
@@ -45,35 +47,32 @@ void push_lengths(benchmark::State& state) {
     state.counters["lengths"] = static_cast<double>(workload.size());
 }
 
-template <std::size_t N>
-void register_capacity() {
-    using namespace relo_bench;
-    const std::string prefix = "small/" + std::to_string(N) + "/";
-    benchmark::RegisterBenchmark((prefix + "std").c_str(), push_lengths<std::vector<int>, 0>);
-    benchmark::RegisterBenchmark((prefix + "std-reserve").c_str(), push_lengths<std::vector<int>, N>);
-    benchmark::RegisterBenchmark((prefix + "boost").c_str(), push_lengths<boost_small_vector::type<int, N>, 0>);
-    benchmark::RegisterBenchmark((prefix + "relo").c_str(), push_lengths<relo_small_vector::type<int, N>, 0>);
-#if defined(RELO_BENCH_HAVE_ABSL)
-    benchmark::RegisterBenchmark((prefix + "absl").c_str(), push_lengths<absl_inlined_vector::type<int, N>, 0>);
-#endif
-#if defined(RELO_BENCH_HAVE_LLVM)
-    benchmark::RegisterBenchmark((prefix + "llvm").c_str(), push_lengths<llvm_small_vector::type<int, N>, 0>);
-#endif
-#if defined(RELO_BENCH_HAVE_EASTL)
-    benchmark::RegisterBenchmark((prefix + "eastl").c_str(), push_lengths<eastl_small_vector::type<int, N>, 0>);
-#endif
-#if defined(RELO_BENCH_HAVE_FOLLY)
-    benchmark::RegisterBenchmark((prefix + "folly").c_str(), push_lengths<folly_small_vector::type<int, N>, 0>);
-#endif
+using capacities = std::index_sequence<8, 12, 16, 32>;
+
+template <std::size_t... N>
+void register_benchmarks(std::index_sequence<N...>) {
+    auto register_capacity = [](auto n) {
+        constexpr std::size_t N_ = decltype(n)::value;
+        relo_bench::small_impls::for_each([](auto impl, const char* name) {
+            const std::string benchmark = "small/" + std::to_string(N_) + "/" + name;
+            benchmark::RegisterBenchmark(benchmark.c_str(), push_lengths<typename decltype(impl)::type, N_>);
+        });
+    };
+    (register_capacity(std::integral_constant<std::size_t, N>{}), ...);
 }
+
+int run_benchmarks(const relo_bench::options&) { return 0; }  // (listed only: main runs Google Benchmark)
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    register_capacity<8>();
-    register_capacity<12>();
-    register_capacity<16>();
-    register_capacity<32>();
+    using namespace relo_bench;
+    if (argc > 1 && std::string(argv[1]) == "list") {
+        const program small_vector_gbench(
+            "small_vector_gbench", {mode::of<small_impls, table<named<"int", int>>>("small", run_benchmarks, params_of(capacities{}))});
+        return small_vector_gbench.main(argc, argv);
+    }
+    register_benchmarks(capacities{});
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

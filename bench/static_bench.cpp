@@ -8,27 +8,34 @@
 //   static_bench sizes
 //       sizeof of every small and fixed-capacity vector, as JSON lines
 //   static_bench list
-//       the optional peers this binary was built with
+//       the modes, their implementations, element types and capacities, and the optional peers (JSON)
 #include <cstdio>
 #include <string>
 
 #include <malloc.h>
 
 #include "bench_support.hpp"
+#include "relo/vector.hpp"
 #include "small_peers.hpp"
 #include "vector_environment.hpp"
-#include "vector_peers.hpp"
 
 namespace relo_bench {
 namespace {
 
-template <std::size_t C, class F>
-bool with_capacity(long capacity, F&& f) {
-    if (capacity == static_cast<long>(C)) return f(std::integral_constant<std::size_t, C>{}), true;
-    return false;
+/// The capacities the environment is compiled for.
+using capacities = std::index_sequence<1000, 100000, 500000>;
+
+template <class F, std::size_t... C>
+bool with_capacity(long capacity, F&& f, std::index_sequence<C...>) {
+    return ((capacity == static_cast<long>(C) && (f(std::integral_constant<std::size_t, C>{}), true)) || ...);
 }
 
 int run_env(const options& opt) {
+    // The static vectors are large objects that malloc would map and unmap (or trim) for every new
+    // vector: the page faults would be the same for every implementation and drown their differences.
+    // Keeping freed memory in the heap measures the containers' own work.
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     const std::string impl = opt.required("impl");
     const std::string type = opt.required("type");
     const suite s = parse_suite(opt.required("suite"));
@@ -39,11 +46,11 @@ int run_env(const options& opt) {
     const auto seed = static_cast<unsigned>(opt.number("seed", 12345));
 
     bool found_type = false, found_capacity = false;
-    const bool found_impl = with_static_impl(impl, [&](auto impl_tag) {
-        found_type = with_element_type(type, [&](auto element) {
+    const bool found_impl = static_impls::with(impl, [&](auto impl_tag) {
+        found_type = vector_element_types::with(type, [&](auto element) {
             auto run = [&](auto cap) {
-                using Impl = decltype(impl_tag);
-                using T = decltype(element);
+                using Impl = typename decltype(impl_tag)::type;
+                using T = typename decltype(element)::type;
                 constexpr std::size_t C = decltype(cap)::value;
                 using V = typename Impl::template type<T, C>;
                 const process_counters before = process_counters::read();
@@ -66,13 +73,12 @@ int run_env(const options& opt) {
                 out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
                 out.print();
             };
-            found_capacity = with_capacity<1000>(capacity, run) || with_capacity<100000>(capacity, run) ||
-                             with_capacity<500000>(capacity, run);
+            found_capacity = with_capacity(capacity, run, capacities{});
         });
     });
     if (!found_impl) options::usage_error("unknown implementation " + impl);
     if (!found_type) options::usage_error("unknown type " + type);
-    if (!found_capacity) options::usage_error("capacity must be 1000, 100000 or 500000");
+    if (!found_capacity) options::usage_error("capacity " + std::to_string(capacity) + " is not compiled in");
     return 0;
 }
 
@@ -116,30 +122,21 @@ void print_sizes_of(const char* type) {
     per_n(std::integral_constant<std::size_t, 16>{});
 }
 
+using size_types = table<named<"char", char>, named<"int", int>, named<"string", std::string>>;
+
+int run_sizes(const options&) {
+    size_types::for_each([](auto type, const char* name) { print_sizes_of<typename decltype(type)::type>(name); });
+    return 0;
+}
+
 }  // namespace
 }  // namespace relo_bench
 
 int main(int argc, char** argv) {
-    if (argc < 2) relo_bench::options::usage_error("usage: static_bench env|sizes|list --key value ...");
-    const std::string mode = argv[1];
-    const relo_bench::options opt(argc - 1, argv + 1);
-    if (mode == "env") {
-        // The static vectors are large objects that malloc would map and unmap (or trim) for every new
-        // vector: the page faults would be the same for every implementation and drown their differences.
-        // Keeping freed memory in the heap measures the containers' own work.
-        mallopt(M_MMAP_THRESHOLD, 1 << 30);
-        mallopt(M_TRIM_THRESHOLD, 1 << 30);
-        return relo_bench::run_env(opt);
-    }
-    if (mode == "sizes") {
-        relo_bench::print_sizes_of<char>("char");
-        relo_bench::print_sizes_of<int>("int");
-        relo_bench::print_sizes_of<std::string>("string");
-        return 0;
-    }
-    if (mode == "list") {
-        for (const auto& name : relo_bench::optional_small_peers()) std::printf("%s\n", name.c_str());
-        return 0;
-    }
-    relo_bench::options::usage_error("unknown mode " + mode);
+    using namespace relo_bench;
+    const program static_bench("static_bench", {
+        mode::of<static_impls, vector_element_types>("env", run_env, params_of(capacities{})),
+        mode::of<table<>, size_types>("sizes", run_sizes),
+    });
+    return static_bench.main(argc, argv);
 }

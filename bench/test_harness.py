@@ -1,25 +1,71 @@
-"""Unit tests of the benchmark harness: interleaving, statistics and the report writer, on synthetic results.
+"""Unit tests of the benchmark harness: interleaving, statistics, the families, the report writer and the
+memory sampler, on synthetic results and listings.
 
 Run: python3 -m unittest discover -s bench -p 'test_*.py'
 """
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import relo_report as rr  # noqa: E402
+import report as rr  # noqa: E402
 import run  # noqa: E402
+from experiment import Context, experiments_of, families  # noqa: E402
+from families import fixed_capacity, small_vectors, vectors  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ENV_TYPES = {"int": 4, "array": 40, "test_type": 8, "string": 32, "T_test_type": 8}
 
 
-def synthetic(experiment, cell, rounds, times):
+def listing(program, modes, optional=()):
+    """What a program's `list` answers: modes as {name: (impls, types, params)}."""
+    return {"program": program, "optional": list(optional),
+            "modes": {m: {"impls": list(i), "types": dict(t), "params": list(p)} for m, (i, t, p) in modes.items()}}
+
+
+def fake_context(mode="quick", tuning=False, vector_optional=(), static_optional=(), small_optional=(),
+                 boost_pmr=True, allocators=(), gbench=True):
+    vector_impls = ["std", "boost", "boost-gf2", "relo", "relo-stdalloc", "relo-rnever", "std-pmr", "std-pmr-pool",
+                    "std-pmr-monotonic", "relo-pmr-pool", "relo-pmr-monotonic"]
+    vector_impls += ["boost-pmr-pool", "boost-pmr-monotonic"] if boost_pmr else []
+    vector_impls += list(vector_optional)
+    listings = {
+        "vector_bench": listing("vector_bench", {
+            "env": (vector_impls, ENV_TYPES, []),
+            "push": (vector_impls + ["std-reserve", "relo-reserve", "malloc-realloc"], {"int": 4}, []),
+            "loops": (vector_impls, {"int": 4, "thingie": 8}, []),
+            "latency": (vector_impls, {"int": 4, "string": 32}, [])}, vector_optional),
+        "static_bench": listing("static_bench", {
+            "env": (["boost", "relo", "relo-unchecked"] + list(static_optional), ENV_TYPES, [1000, 100000, 500000]),
+            "sizes": ([], {"char": 1, "int": 4, "string": 32}, [])}, static_optional),
+    }
+    if gbench:
+        listings["small_vector_gbench"] = listing("small_vector_gbench", {
+            "small": (["std", "std-reserve", "boost", "relo"] + list(small_optional), {"int": 4}, [8, 12, 16, 32])},
+            small_optional)
+    return Context(mode, tuning, listings, list(allocators))
+
+
+def experiment(ctx, name):
+    return next(e for e in experiments_of(ctx) if e.name == name)
+
+
+def synthetic(experiment_name, cell, rounds, times):
     """Results of one cell: times[impl] is a list with one time per round."""
     out = []
     for r in range(rounds):
         for impl, ts in times.items():
-            out.append({"experiment": experiment, "cell": cell, "impl": impl, "round": r, "time_s": ts[r]})
+            out.append({"experiment": experiment_name, "cell": cell, "impl": impl, "round": r, "time_s": ts[r]})
     return out
+
+
+def write_report(out, ctx, results, extra=(), header=("- machine: test",)):
+    run.write(out, ctx, results, list(extra), list(header), [])
+    with open(os.path.join(out, "report.md")) as f:
+        return f.read()
 
 
 class InterleaveTest(unittest.TestCase):
@@ -63,6 +109,81 @@ class StatisticsTest(unittest.TestCase):
         self.assertAlmostEqual(s["median"], 2.0)
 
 
+class FamiliesTest(unittest.TestCase):
+    def test_the_runner_and_the_writer_name_no_experiment(self):
+        names = {e.name for e in experiments_of(fake_context("full", tuning=True))}
+        self.assertGreater(len(names), 10)
+        for module in ("run.py", "report.py", "experiment.py"):
+            with open(os.path.join(HERE, module)) as f:
+                source = f.read()
+            for name in names:
+                self.assertNotIn(f'"{name}"', source, f"{module} names the experiment {name}")
+
+    def test_every_experiment_has_its_baseline_and_cells(self):
+        for mode in ("smoke", "quick", "full"):
+            ctx = fake_context(mode, tuning=True, vector_optional=["uwr"], static_optional=["uwr", "uwr-unchecked"],
+                               small_optional=["absl"])
+            for e in experiments_of(ctx):
+                self.assertIn(e.baseline, e.impls, e.name)
+                self.assertTrue(e.cells, e.name)
+                if e.summary:
+                    self.assertIn(e.summary[0], e.impls, e.name)
+                    self.assertNotIn(e.summary[0], e.summary[1], e.name)
+
+    def test_tuning_sweeps_only_with_tuning(self):
+        quick = {e.name for e in experiments_of(fake_context("quick"))}
+        tuning = {e.name for e in experiments_of(fake_context("quick", tuning=True))}
+        self.assertIn("vector-env", quick)
+        self.assertNotIn("growth-factor", quick)
+        self.assertIn("growth-factor", tuning)
+        self.assertTrue(quick < tuning)
+
+    def test_a_family_whose_program_was_not_built_is_left_out(self):
+        names = {e.name for e in experiments_of(fake_context(gbench=False))}
+        self.assertNotIn("small-vector", names)
+        self.assertIn("static-env", names)
+
+    def test_element_sizes_come_from_the_program(self):
+        small = vectors.push_only_iterations(4, 100, 1 << 20)
+        large = vectors.push_only_iterations(4, 100, 1 << 28)
+        self.assertGreater(small, 100, "the first iterations only construct the vectors")
+        self.assertGreater(large, small)
+        ctx = fake_context()
+        wide = fake_context()
+        wide.listings["vector_bench"]["modes"]["env"]["types"]["int"] = 400
+        cell = dict(vectors.env_cells(ctx))["push-only/int/1"]
+        wide_cell = dict(vectors.env_cells(wide))["push-only/int/1"]
+        self.assertGreater(int(cell[cell.index("--iterations") + 1]), int(wide_cell[wide_cell.index("--iterations") + 1]))
+
+    def test_boost_pmr_peers_only_when_built(self):
+        self.assertNotIn("boost-pmr-pool", experiment(fake_context(boost_pmr=False), "pmr").impls)
+        pmr = experiment(fake_context(boost_pmr=True), "pmr")
+        self.assertIn("boost-pmr-pool", pmr.impls)
+        self.assertIn("std-pmr-pool", pmr.impls)
+        self.assertEqual(len(pmr.cells), 9, "every named cell exists in the environment or the loops")
+
+    def test_static_vectors_fill_to_their_capacity_and_peers_are_optional(self):
+        static = experiment(fake_context(), "static-env")
+        small = experiment(fake_context(small_optional=["llvm"]), "small-vector")
+        self.assertEqual(static.impls, ["boost", "relo", "relo-unchecked"])
+        self.assertEqual(small.impls, ["std", "std-reserve", "boost", "relo", "llvm"])
+        for _, argv in static.cells:
+            self.assertEqual(argv[argv.index("--capacity") + 1], "100000")
+        with_uwr = experiment(fake_context(static_optional=["uwr", "uwr-unchecked"]), "static-env")
+        self.assertEqual(with_uwr.impls[-2:], ["uwr", "uwr-unchecked"])
+        self.assertEqual(with_uwr.summary[1], ["boost", "uwr"], "unchecked pushes are not the peers of push_back")
+
+    def test_global_allocators_add_columns(self):
+        e = experiment(fake_context(allocators=["jemalloc"]), "global-allocators")
+        self.assertEqual(e.impls, ["std", "std+jemalloc", "relo", "relo+jemalloc"])
+
+    def test_families_are_found_in_report_order(self):
+        found = families()
+        self.assertEqual([f.ORDER for f in found], sorted(f.ORDER for f in found))
+        for module in (vectors, fixed_capacity, small_vectors):
+            self.assertIn(module, found)
+
+
 class ReportTest(unittest.TestCase):
     def test_table_formats_ratios_and_the_baseline_time(self):
         results = synthetic("e", "push/int", 3, {"std": [0.2, 0.2, 0.2], "relo": [0.1, 0.05, 0.1]})
@@ -70,18 +191,16 @@ class ReportTest(unittest.TestCase):
         table = rr.ratio_table(summary, "e", ["std", "relo"], "std")
         lines = table.splitlines()
         self.assertEqual(lines[0], "| case | std (time) | relo |")
-        self.assertEqual(lines[2], "| push/int | 200.0 ms | 0.50 (0.25–0.50) |")
+        self.assertEqual(lines[2], "| push/int | 200.0 ms |" + " 0.50 (0.25–0.50) |")
 
     def test_write_report_and_raw_results(self):
         results = (synthetic("vector-env", "push-only/int/1", 2, {"std": [0.2, 0.4], "relo": [0.1, 0.1]})
                    + synthetic("foresight", "n=1e6", 2, {"std-reserve": [0.01, 0.01], "relo": [0.02, 0.01]}))
         for r in results:
             r["max_rss_kb"] = 2048
-        experiments = run.vector_experiments("smoke", [])
         with tempfile.TemporaryDirectory() as out:
             rr.write_raw(results, out)
-            run.write_report(out, experiments, results, [], ["- machine: test"], [])
-            report = open(os.path.join(out, "report.md")).read()
+            report = write_report(out, fake_context("smoke"), results)
             self.assertIn("## The thesis's vector environment", report)
             self.assertIn("| push-only/int/1 | 300.0 ms |", report)
             self.assertIn("0.38 (0.25–0.50)", report)
@@ -92,19 +211,50 @@ class ReportTest(unittest.TestCase):
             with open(os.path.join(out, "results.csv")) as f:
                 self.assertEqual(len(f.read().splitlines()), len(results) + 1)
 
+    def test_summary_compares_relo_with_the_fastest_peer_per_cell(self):
+        results = (synthetic("vector-env", "push-only/int/1", 3,
+                             {"std": [1.0, 1.0, 1.0], "boost": [0.5, 0.5, 0.5], "relo": [0.25, 0.25, 0.25]})
+                   + synthetic("vector-env", "all/int", 3,
+                               {"std": [1.0, 1.0, 1.0], "boost": [2.0, 2.0, 2.0], "relo": [2.0, 2.0, 2.0]})
+                   + synthetic("vector-env", "all/string", 3,
+                               {"std": [1.0, 1.0, 1.0], "boost": [0.5, 0.5, 0.5], "relo": [0.5, 0.5, 0.5]}))
+        with tempfile.TemporaryDirectory() as out:
+            report = write_report(out, fake_context(), results)
+        summary = report[report.index("## Summary"):report.index("## The thesis's vector environment")]
+        row = next(line for line in summary.splitlines() if line.startswith("| The thesis's vector environment"))
+        # push-only: 0.25 / 0.5 (boost) = 0.5; all/int: 2.0 / 1.0 (std) = 2.0; all/string: a tie with boost
+        # (not a win); geometric mean 1.0.
+        self.assertEqual(row, "| The thesis's vector environment | 3 | 1.00 | 0.50 (push-only/int/1) – 2.00 "
+                              "(all/int) | 1 of 3 | boost |")
+        self.assertNotIn("Choosing", summary, "tuning sweeps are not summarized")
+
+    def test_sampled_memory_is_plotted_per_cell(self):
+        ctx = fake_context()
+        e = experiment(ctx, "vector-env")
+        e.sample_memory = 0.01
+        results = synthetic("vector-env", "push-only/int/1", 1, {"std": [0.2], "relo": [0.1]})
+        for r in results:
+            r["rss_series"] = [[0.0, 1024], [0.1, 4096]]
+        with tempfile.TemporaryDirectory() as out:
+            lines = rr.experiment_section(e, results, out)
+            if rr.pyplot() is not None:
+                self.assertIn("![resident memory, push-only/int/1](rss-vector-env-push-only-int-1.png)", lines)
+                self.assertTrue(os.path.exists(os.path.join(out, "rss-vector-env-push-only-int-1.png")))
+
 
 class RedrawTest(unittest.TestCase):
     def test_redraw_rebuilds_the_report_from_the_kept_results(self):
         results = synthetic("vector-env", "push-only/int/1", 2, {"std": [0.2, 0.4], "relo": [0.1, 0.1]})
         stats = {"experiment": "growth-stats", "cell": "push-only/int/1", "impl": "relo", "round": 0,
-                 "time_s": 0.1, "reallocations": 4, "in_place": 3, "bytes_moved": 1 << 20}
-        setup = {"mode": "smoke", "optional": [], "small_optional": [], "allocators": [], "gbench": False}
+                 "time_s": 0.1, "reallocations": 4, "in_place": 3, "bytes_moved": 1 << 20, "extra": True}
         with tempfile.TemporaryDirectory() as out:
             rr.write_raw(results + [stats], out)
             with open(os.path.join(out, "run.json"), "w") as f:
-                json.dump({"setup": setup, "header": ["- machine: kept"], "failures": []}, f)
+                json.dump({"setup": fake_context("smoke", gbench=False).as_json(), "header": ["- machine: kept"],
+                           "failures": []}, f)
             run.redraw(out)
-            report = open(os.path.join(out, "report.md")).read()
+            with open(os.path.join(out, "report.md")) as f:
+                report = f.read()
         self.assertIn("- machine: kept", report)
         self.assertIn("| push-only/int/1 | 300.0 ms |", report)
         self.assertIn("| push-only/int/1 | relo | 4 | 3 (75%) | 1.0 MiB |", report)
@@ -113,15 +263,15 @@ class RedrawTest(unittest.TestCase):
 
 class LatencyTest(unittest.TestCase):
     def test_latency_table_takes_medians_over_rounds(self):
-        experiment = next(e for e in run.vector_experiments("smoke", []) if e.name == "push-latency")
-        cell = experiment.cells[0][0]
+        e = experiment(fake_context("smoke"), "push-latency")
+        cell = e.cells[0][0]
         results = []
         for rnd, (p99, peak) in enumerate([(20.0, 2e6), (40.0, 4e6), (30.0, 9e6)]):
             results.append({"experiment": "push-latency", "cell": cell, "impl": "relo", "round": rnd,
                             "time_s": 0.1, "p50_ns": 10.0, "p99_ns": p99, "p999_ns": 900.0, "p9999_ns": 12e3,
                             "max_ns": peak, "over_10us": rnd, "histogram_ns": [8.0, 16.0], "histogram_count": [5, 1]})
         with tempfile.TemporaryDirectory() as out:
-            lines = run.latency_section(results, experiment, out)
+            lines = vectors.latency_section(e, results, out)
         row = next(line for line in lines if line.startswith(f"| {cell} | relo |"))
         self.assertEqual(row, f"| {cell} | relo | 10 ns | 30 ns | 900 ns | 12.0 µs | 4.0 ms | 1 |")
         self.assertNotIn("| std |", "\n".join(lines), "implementations without results get no row")
@@ -132,33 +282,18 @@ class LatencyTest(unittest.TestCase):
         self.assertEqual(rr.format_latency(2.5e7), "25.0 ms")
 
 
-class PlanTest(unittest.TestCase):
-    def test_iterations_grow_with_scale_and_cover_construction(self):
-        small = run.push_only_iterations("int", 100, 1 << 20)
-        large = run.push_only_iterations("int", 100, 1 << 28)
-        self.assertGreater(small, 100, "the first iterations only construct the vectors")
-        self.assertGreater(large, small)
-
-    def test_every_experiment_has_its_baseline_among_its_implementations(self):
-        for mode in ("smoke", "quick", "full"):
-            for e in run.vector_experiments(mode, []) + run.container_experiments(mode, ["uwr"], ["absl"]):
-                self.assertIn(e.baseline, e.impls, e.name)
-                self.assertTrue(e.cells, e.name)
-
-    def test_boost_pmr_peers_only_when_built(self):
-        def pmr(boost):
-            return next(e for e in run.vector_experiments("quick", [], (), boost) if e.name == "pmr")
-        self.assertNotIn("boost-pmr-pool", pmr(False).impls)
-        self.assertIn("boost-pmr-pool", pmr(True).impls)
-        self.assertIn("std-pmr-pool", pmr(False).impls)
-        self.assertEqual(len(pmr(True).cells), 9, "every named cell exists in the environment or the loops")
-
-    def test_static_vectors_fill_to_their_capacity_and_peers_are_optional(self):
-        static, small = run.container_experiments("quick", [], ["llvm"])
-        self.assertEqual(static.impls, ["boost", "relo", "relo-unchecked"])
-        self.assertEqual(small.impls, ["std", "std-reserve", "boost", "relo", "llvm"])
-        for _, argv in static.cells:
-            self.assertEqual(argv[argv.index("--capacity") + 1], "100000")
+class MemorySamplerTest(unittest.TestCase):
+    def test_it_sees_a_process_grow(self):
+        # A child that touches 64 MiB, holds it briefly, and exits.
+        child = subprocess.Popen([sys.executable, "-c",
+                                  "import time; b = bytearray(64 << 20); time.sleep(0.3)"])
+        sampler = run.MemorySampler(child.pid, 0.01)
+        sampler.start()
+        child.wait()
+        samples = sampler.stop()
+        self.assertGreater(len(samples), 3)
+        self.assertEqual([t for t, _ in samples], sorted(t for t, _ in samples))
+        self.assertGreater(max(kb for _, kb in samples), 64 << 10, "the 64 MiB buffer is resident")
 
 
 class GoogleBenchmarkTest(unittest.TestCase):

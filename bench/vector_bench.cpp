@@ -11,15 +11,13 @@
 //   vector_bench latency --impl I --type int|string --n N
 //       push_back N elements into one vector, timing every call: a log-bucketed histogram and its
 //       percentiles (growth spikes: a copy of the whole vector, or a page-table move)
-//   vector_bench list
-//       the optional peers this binary was built with
 //   vector_bench push --impl I --n N
-//       push_back N ints into one vector; I = std, std-reserve (exact reserve: the floor), relo,
-//       relo-reserve, malloc-realloc (doubling with realloc), or any env implementation
+//       push_back N ints into one vector; I = any vector implementation, std-reserve / relo-reserve (an
+//       exact reserve first: the floor), malloc-realloc (a C buffer doubling with realloc)
+//   vector_bench list
+//       the modes, their implementations and element types, and the optional peers built in (JSON)
 #include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
 
 #include "bench_support.hpp"
 #include "vector_environment.hpp"
@@ -27,6 +25,9 @@
 
 namespace relo_bench {
 namespace {
+
+using loop_element_types = table<named<"int", int>, named<"thingie", thingie>>;
+using latency_element_types = table<named<"int", int>, named<"string", std::string>>;
 
 int run_env(const options& opt) {
     const std::string impl = opt.required("impl");
@@ -39,11 +40,12 @@ int run_env(const options& opt) {
     const bool stats = opt.number("stats", 0) != 0;
 
     bool found_type = false;
-    const bool found_impl = with_vector_impl(impl, [&](auto impl_tag) {
-        found_type = with_element_type(type, [&](auto element) {
-            using Impl = decltype(impl_tag);
-            using T = decltype(element);
+    const bool found_impl = vector_impls::with(impl, [&](auto impl_tag) {
+        found_type = vector_element_types::with(type, [&](auto element) {
+            using Impl = typename decltype(impl_tag)::type;
+            using T = typename decltype(element)::type;
             using V = typename Impl::template type<T>;
+            set_up<Impl>();
             json_line out;
             out.add("impl", impl).add("type", type).add("suite", opt.required("suite"));
             out.add("vectors", static_cast<long>(vectors)).add("iterations", iterations);
@@ -90,11 +92,10 @@ int run_env(const options& opt) {
     return 0;
 }
 
-template <class V>
-double push_ints(long n, bool reserve) {
+template <class Impl>
+double push_ints(long n) {
     const double start = now_seconds();
-    V v;
-    if (reserve) v.reserve(static_cast<std::size_t>(n));
+    auto v = make<Impl, int>({static_cast<std::size_t>(n)});
     for (long i = 0; i < n; ++i) v.push_back(static_cast<int>(i));
     keep(v.data()[n / 2]);
     return now_seconds() - start;  // measured before v is freed, like the other variants
@@ -118,14 +119,17 @@ int run_loops(const options& opt) {
     const std::string type = opt.required("type");
     const long n = opt.number("n", 1000);
     const long reps = opt.number("reps", 1000);
-    double t = -1;
-    const bool found = with_vector_impl(impl, [&](auto impl_tag) {
-        using Impl = decltype(impl_tag);
-        if (type == "int") t = push_loops<typename Impl::template type<int>>(n, reps);
-        if (type == "thingie") t = push_loops<typename Impl::template type<thingie>>(n, reps);
+    double t = 0;
+    bool found_type = false;
+    const bool found = vector_impls::with(impl, [&](auto impl_tag) {
+        using Impl = typename decltype(impl_tag)::type;
+        set_up<Impl>();
+        found_type = loop_element_types::with(type, [&](auto element) {
+            t = push_loops<typename Impl::template type<typename decltype(element)::type>>(n, reps);
+        });
     });
     if (!found) options::usage_error("unknown implementation " + impl);
-    if (t < 0) options::usage_error("unknown type " + type);
+    if (!found_type) options::usage_error("unknown type " + type);
     json_line out;
     out.add("impl", impl).add("type", type).add("n", n).add("reps", reps).add("time_s", t);
     out.print();
@@ -161,10 +165,12 @@ int run_latency(const options& opt) {
     const long n = opt.number("n", 1000000);
     latency_histogram h;
     bool found_type = false;
-    const bool found = with_vector_impl(impl, [&](auto impl_tag) {
-        using Impl = decltype(impl_tag);
-        if (type == "int") h = push_latencies<typename Impl::template type<int>>(n), found_type = true;
-        if (type == "string") h = push_latencies<typename Impl::template type<std::string>>(n), found_type = true;
+    const bool found = vector_impls::with(impl, [&](auto impl_tag) {
+        using Impl = typename decltype(impl_tag)::type;
+        set_up<Impl>();
+        found_type = latency_element_types::with(type, [&](auto element) {
+            h = push_latencies<typename Impl::template type<typename decltype(element)::type>>(n);
+        });
     });
     if (!found) options::usage_error("unknown implementation " + impl);
     if (!found_type) options::usage_error("unknown type " + type);
@@ -179,40 +185,56 @@ int run_latency(const options& opt) {
     return 0;
 }
 
-/// push_back into a plain malloc/realloc buffer that doubles: the classic C approach.
-double push_malloc_realloc(long n) {
-    const double start = now_seconds();
-    std::size_t cap = 16, size = 0;
-    int* p = static_cast<int*>(std::malloc(cap * sizeof(int)));
-    for (long i = 0; i < n; ++i) {
-        if (size == cap) {
-            cap *= 2;
-            p = static_cast<int*>(std::realloc(p, cap * sizeof(int)));
-            if (p == nullptr) std::abort();
-        }
-        p[size++] = static_cast<int>(i);
+/// A plain C buffer of ints that doubles with realloc: the classic C approach, as an implementation
+/// (the push mode's malloc-realloc).
+class realloc_buffer {
+public:
+    using value_type = int;
+    realloc_buffer() : data_(static_cast<int*>(std::malloc(initial_capacity * sizeof(int)))) {
+        if (data_ == nullptr) std::abort();
     }
-    keep(p[n / 2]);
-    const double t = now_seconds() - start;
-    std::free(p);
-    return t;
-}
+    realloc_buffer(realloc_buffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), size_(other.size_), capacity_(other.capacity_) {}
+    realloc_buffer& operator=(realloc_buffer&&) = delete;
+    ~realloc_buffer() { std::free(data_); }
+    void push_back(int value) {
+        if (size_ == capacity_) {
+            capacity_ *= 2;
+            data_ = static_cast<int*>(std::realloc(data_, capacity_ * sizeof(int)));
+            if (data_ == nullptr) std::abort();
+        }
+        data_[size_++] = value;
+    }
+    int* data() noexcept { return data_; }
+
+private:
+    static constexpr std::size_t initial_capacity = 16;
+    int* data_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = initial_capacity;
+};
+struct realloc_buffer_impl {
+    template <class T>
+    using type = realloc_buffer;
+};
+
+/// The push mode's implementations: every vector, an exact reserve first (the foresight floor), and the
+/// C buffer.
+using push_impls = join_t<vector_impls, table<named<"std-reserve", reserving<std_vector>>,
+                                              named<"relo-reserve", reserving<relo_vector<>>>,
+                                              named<"malloc-realloc", realloc_buffer_impl>>>;
 
 int run_push(const options& opt) {
     const std::string impl = opt.required("impl");
     const long n = opt.number("n", 1000000);
     const process_counters before = process_counters::read();
     double t = 0;
-    if (impl == "malloc-realloc") {
-        t = push_malloc_realloc(n);
-    } else {
-        const bool reserve = impl.size() > 8 && impl.compare(impl.size() - 8, 8, "-reserve") == 0;
-        const std::string base = reserve ? impl.substr(0, impl.size() - 8) : impl;
-        const bool found = with_vector_impl(base, [&](auto impl_tag) {
-            t = push_ints<typename decltype(impl_tag)::template type<int>>(n, reserve);
-        });
-        if (!found) options::usage_error("unknown implementation " + impl);
-    }
+    const bool found = push_impls::with(impl, [&](auto impl_tag) {
+        using Impl = typename decltype(impl_tag)::type;
+        set_up<Impl>();
+        t = push_ints<Impl>(n);
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
     const process_counters after = process_counters::read();
     json_line out;
     out.add("impl", impl).add("n", n).add("time_s", t);
@@ -225,17 +247,12 @@ int run_push(const options& opt) {
 }  // namespace relo_bench
 
 int main(int argc, char** argv) {
-    if (argc < 2) relo_bench::options::usage_error("usage: vector_bench env|push --key value ...");
-    const std::string mode = argv[1];
-    const relo_bench::options opt(argc - 1, argv + 1);
-    if (mode == "env") return relo_bench::run_env(opt);
-    if (mode == "push") return relo_bench::run_push(opt);
-    if (mode == "loops") return relo_bench::run_loops(opt);
-    if (mode == "latency") return relo_bench::run_latency(opt);
-    if (mode == "list") {  // the optional peers this binary was built with
-        for (const char* name : {"uwr", "rvector", "eastl", "folly", "boost-pmr-pool"})
-            if (relo_bench::with_vector_impl(name, [](auto) {})) std::printf("%s\n", name);
-        return 0;
-    }
-    relo_bench::options::usage_error("unknown mode " + mode);
+    using namespace relo_bench;
+    const program vector_bench("vector_bench", {
+        mode::of<vector_impls, vector_element_types>("env", run_env),
+        mode::of<push_impls, table<named<"int", int>>>("push", run_push),
+        mode::of<vector_impls, loop_element_types>("loops", run_loops),
+        mode::of<vector_impls, latency_element_types>("latency", run_latency),
+    });
+    return vector_bench.main(argc, argv);
 }

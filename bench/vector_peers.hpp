@@ -62,229 +62,184 @@ struct threshold_policy {
 };
 
 struct std_vector {
-    static constexpr const char* name = "std::vector";
     template <class T>
     using type = std::vector<T>;
 };
 
 struct boost_vector {
-    static constexpr const char* name = "boost::vector";
     template <class T>
     using type = boost::container::vector<T>;
 };
 
 struct boost_vector_gf2 {
-    static constexpr const char* name = "boost::vector(gf2)";
     template <class T>
     using type = boost::container::vector<
         T, boost::container::new_allocator<T>,
         boost::container::vector_options_t<boost::container::growth_factor<boost::container::growth_factor_100>>>;
 };
 
+/// Allocator rebound to T; void: relo's default allocator.
+template <class Allocator, class T>
+struct allocator_for {
+    using type = typename std::allocator_traits<Allocator>::template rebind_alloc<T>;
+};
+template <class T>
+struct allocator_for<void, T> {
+    using type = relo::default_allocator<T>;
+};
+
+template <class Allocator = void, class Growth = relo::growth_2>
 struct relo_vector {
-    static constexpr const char* name = "relo::vector";
     template <class T>
-    using type = relo::vector<T>;
-};
-
-struct relo_vector_std_allocator {
-    static constexpr const char* name = "relo::vector(std::allocator)";
-    template <class T>
-    using type = relo::vector<T, std::allocator<T>>;
-};
-
-/// relo::vector with another growth factor (for choosing the default).
-template <class Growth>
-struct relo_vector_growth {
-    static constexpr const char* name = "relo::vector(growth)";
-    template <class T>
-    using type = relo::vector<T, relo::default_allocator<T>, Growth>;
+    using type = relo::vector<T, typename allocator_for<Allocator, T>::type, Growth>;
 };
 
 /// relo::vector on page_allocator<T, Policy>.
 template <class Policy>
 struct relo_vector_policy {
-    static constexpr const char* name = "relo::vector(policy)";
     template <class T>
     using type = relo::vector<T, relo::page_allocator<T, Policy>>;
 };
 
-/// relo::vector with a page_allocator policy other than the default (for choosing it).
+/// relo::vector with one setting of large_block_policy changed (for choosing it).
 template <std::size_t Relocatable, std::size_t Other, std::size_t Reservation = 16,
           std::size_t Huge = relo::page_allocator_policy::huge_page_threshold,
           std::size_t Realloc = relo::page_allocator_policy::realloc_threshold>
-struct relo_vector_thresholds {
-    static constexpr const char* name = "relo::vector(policy)";
+using relo_vector_thresholds = relo_vector_policy<threshold_policy<Relocatable, Other, Reservation, Huge, Realloc>>;
+
+/// Vector<T> for a one-parameter alias template.
+template <template <class> class Vector>
+struct std_vector_of {
     template <class T>
-    using type =
-        relo::vector<T, relo::page_allocator<T, threshold_policy<Relocatable, Other, Reservation, Huge, Realloc>>>;
+    using type = Vector<T>;
 };
+template <class T>
+using relo_pmr_vector_t = relo::pmr::vector<T>;
 
 /// A vector on polymorphic allocators whose default resource, for the whole process (one case per
 /// process), is a Resource over new/delete: every vector the environment makes, copies or swaps uses it.
-template <class Vector, class Resource>
+template <template <class> class Vector, class Resource>
 struct std_pmr_vector {
-    static constexpr const char* name = "std::pmr";
     template <class T>
-    using type = typename Vector::template type<T>;
-    std_pmr_vector() {
+    using type = Vector<T>;
+    static void set_up() {
         static Resource resource{std::pmr::new_delete_resource()};
         std::pmr::set_default_resource(&resource);
     }
-};
-struct std_pmr_vector_family {
-    template <class T>
-    using type = std::pmr::vector<T>;
-};
-struct relo_pmr_vector_family {
-    template <class T>
-    using type = relo::pmr::vector<T>;
-};
-/// std::pmr::vector on new_delete_resource(): what the polymorphic allocator alone costs.
-struct std_pmr_new_delete {
-    static constexpr const char* name = "std::pmr(new_delete)";
-    template <class T>
-    using type = std::pmr::vector<T>;
 };
 
 #if defined(RELO_BENCH_HAVE_BOOST_PMR)
 template <class Resource>
 struct boost_pmr_vector {
-    static constexpr const char* name = "boost::container::pmr";
     template <class T>
     using type = boost::container::pmr::vector<T>;
-    boost_pmr_vector() {
+    static void set_up() {
         static Resource resource{boost::container::pmr::new_delete_resource()};
         boost::container::pmr::set_default_resource(&resource);
     }
 };
+using boost_pmr_vectors = table<named<"boost-pmr-pool", boost_pmr_vector<boost::container::pmr::unsynchronized_pool_resource>>,
+                                named<"boost-pmr-monotonic", boost_pmr_vector<boost::container::pmr::monotonic_buffer_resource>>>;
+#else
+using boost_pmr_vectors = table<>;
 #endif
 
 #if defined(RELO_BENCH_HAVE_UWR)
 struct uwr_vector {
-    static constexpr const char* name = "uwr::vector";
     template <class T>
     using type = uwr::vector<T>;
 };
+using uwr_vectors = table<named<"uwr", uwr_vector, true>>;
+#else
+using uwr_vectors = table<>;
 #endif
 #if defined(RELO_BENCH_HAVE_RVECTOR)
 struct rvector_peer {
-    static constexpr const char* name = "rvector";
     template <class T>
     using type = rvector<T>;
 };
+using rvector_vectors = table<named<"rvector", rvector_peer, true>>;
+#else
+using rvector_vectors = table<>;
 #endif
-
 #if defined(RELO_BENCH_HAVE_EASTL)
 struct eastl_vector {
-    static constexpr const char* name = "eastl::vector";
     template <class T>
     using type = eastl::vector<T>;
 };
+using eastl_vectors = table<named<"eastl", eastl_vector, true>>;
+#else
+using eastl_vectors = table<>;
 #endif
-
 #if defined(RELO_BENCH_HAVE_FOLLY)
 struct folly_fbvector {
-    static constexpr const char* name = "folly::fbvector";
     template <class T>
     using type = folly::fbvector<T>;
 };
+using folly_vectors = table<named<"folly", folly_fbvector, true>>;
+#else
+using folly_vectors = table<>;
 #endif
 
-/// Calls f(Impl{}) for the implementation called `name`; false if there is none.
-template <class F>
-bool with_vector_impl(const std::string& name, F&& f) {
-    constexpr std::size_t K = 1024, M = K * K;
-    constexpr std::size_t never = static_cast<std::size_t>(-1);
-    if (name == "std") return f(std_vector{}), true;
-    if (name == "boost") return f(boost_vector{}), true;
-    if (name == "boost-gf2") return f(boost_vector_gf2{}), true;
-    if (name == "relo") return f(relo_vector{}), true;
-    if (name == "relo-stdalloc") return f(relo_vector_std_allocator{}), true;
-    // The default policy puts trivially relocatable types on realloc at every size; large_block_policy
-    // (the default until session 6) puts them on large blocks too.
-    if (name == "relo-large") return f(relo_vector_policy<relo::large_block_policy>{}), true;
-    // Sweeps of one setting of large_block_policy at a time: the large-block threshold for trivially
-    // relocatable types, the one for the others, the reservation, and huge pages.
-    using P = relo::large_block_policy;
-    constexpr std::size_t R = P::relocatable_mapping_threshold, O = P::other_mapping_threshold;
-    constexpr std::size_t Res = P::reservation_factor;
-    if (name == "relo-r256k") return f(relo_vector_thresholds<256 * K, O, Res>{}), true;
-    if (name == "relo-r512k") return f(relo_vector_thresholds<512 * K, O, Res>{}), true;
-    if (name == "relo-r1m") return f(relo_vector_thresholds<M, O, Res>{}), true;
-    if (name == "relo-r2m") return f(relo_vector_thresholds<2 * M, O, Res>{}), true;
-    if (name == "relo-r4m") return f(relo_vector_thresholds<4 * M, O, Res>{}), true;
-    if (name == "relo-r8m") return f(relo_vector_thresholds<8 * M, O, Res>{}), true;
-    if (name == "relo-r32m") return f(relo_vector_thresholds<32 * M, O, Res>{}), true;
-    if (name == "relo-rnever") return f(relo_vector_thresholds<never, O, Res>{}), true;
-    if (name == "relo-o256k") return f(relo_vector_thresholds<R, 256 * K, Res>{}), true;
-    if (name == "relo-o512k") return f(relo_vector_thresholds<R, 512 * K, Res>{}), true;
-    if (name == "relo-o1m") return f(relo_vector_thresholds<R, M, Res>{}), true;
-    if (name == "relo-o2m") return f(relo_vector_thresholds<R, 2 * M, Res>{}), true;
-    if (name == "relo-o4m") return f(relo_vector_thresholds<R, 4 * M, Res>{}), true;
-    if (name == "relo-o8m") return f(relo_vector_thresholds<R, 8 * M, Res>{}), true;
-    if (name == "relo-o32m") return f(relo_vector_thresholds<R, 32 * M, Res>{}), true;
-    if (name == "relo-onever") return f(relo_vector_thresholds<R, never, Res>{}), true;
-    if (name == "relo-res1") return f(relo_vector_thresholds<R, O, 1>{}), true;
-    if (name == "relo-res4") return f(relo_vector_thresholds<R, O, 4>{}), true;
-    if (name == "relo-res16") return f(relo_vector_thresholds<R, O, 16>{}), true;
-    if (name == "relo-res64") return f(relo_vector_thresholds<R, O, 64>{}), true;
-    if (name == "relo-h2m") return f(relo_vector_thresholds<R, O, Res, 2 * M>{}), true;
-    if (name == "relo-h4m") return f(relo_vector_thresholds<R, O, Res, 4 * M>{}), true;
-    if (name == "relo-h8m") return f(relo_vector_thresholds<R, O, Res, 8 * M>{}), true;
-    if (name == "relo-h16m") return f(relo_vector_thresholds<R, O, Res, 16 * M>{}), true;
-    if (name == "relo-h32m") return f(relo_vector_thresholds<R, O, Res, 32 * M>{}), true;
-    if (name == "relo-nohuge") return f(relo_vector_thresholds<R, O, Res, never>{}), true;
-    // The default policy without huge pages: relocatable types on realloc, others on 4 KiB large blocks.
-    if (name == "relo-4k") return f(relo_vector_thresholds<never, O, Res, never>{}), true;
-    constexpr std::size_t H = P::huge_page_threshold;
-    if (name == "relo-copy0") return f(relo_vector_thresholds<R, O, Res, H, 0>{}), true;
-    if (name == "relo-copy1k") return f(relo_vector_thresholds<R, O, Res, H, K>{}), true;
-    if (name == "relo-copy4k") return f(relo_vector_thresholds<R, O, Res, H, 4 * K>{}), true;
-    if (name == "relo-copy64k") return f(relo_vector_thresholds<R, O, Res, H, 64 * K>{}), true;
-    if (name == "relo-g15") return f(relo_vector_growth<relo::growth_1_5>{}), true;
-    if (name == "relo-g16") return f(relo_vector_growth<relo::growth_1_6>{}), true;
-    if (name == "relo-g2") return f(relo_vector_growth<relo::growth_2>{}), true;
-    if (name == "std-pmr") return f(std_pmr_new_delete{}), true;
-    if (name == "std-pmr-pool")
-        return f(std_pmr_vector<std_pmr_vector_family, std::pmr::unsynchronized_pool_resource>{}), true;
-    if (name == "std-pmr-monotonic")
-        return f(std_pmr_vector<std_pmr_vector_family, std::pmr::monotonic_buffer_resource>{}), true;
-    if (name == "relo-pmr-pool")
-        return f(std_pmr_vector<relo_pmr_vector_family, std::pmr::unsynchronized_pool_resource>{}), true;
-    if (name == "relo-pmr-monotonic")
-        return f(std_pmr_vector<relo_pmr_vector_family, std::pmr::monotonic_buffer_resource>{}), true;
-#if defined(RELO_BENCH_HAVE_BOOST_PMR)
-    if (name == "boost-pmr-pool")
-        return f(boost_pmr_vector<boost::container::pmr::unsynchronized_pool_resource>{}), true;
-    if (name == "boost-pmr-monotonic")
-        return f(boost_pmr_vector<boost::container::pmr::monotonic_buffer_resource>{}), true;
-#endif
-#if defined(RELO_BENCH_HAVE_UWR)
-    if (name == "uwr") return f(uwr_vector{}), true;
-#endif
-#if defined(RELO_BENCH_HAVE_RVECTOR)
-    if (name == "rvector") return f(rvector_peer{}), true;
-#endif
-#if defined(RELO_BENCH_HAVE_EASTL)
-    if (name == "eastl") return f(eastl_vector{}), true;
-#endif
-#if defined(RELO_BENCH_HAVE_FOLLY)
-    if (name == "folly") return f(folly_fbvector{}), true;
-#endif
-    return false;
-}
+namespace sizes {
+inline constexpr std::size_t K = 1024, M = K * K, never = static_cast<std::size_t>(-1);
+// Settings of large_block_policy, the policy the sweeps vary one setting of at a time.
+using large = relo::large_block_policy;
+inline constexpr std::size_t R = large::relocatable_mapping_threshold, O = large::other_mapping_threshold,
+                             Res = large::reservation_factor, H = large::huge_page_threshold;
+}  // namespace sizes
 
-/// The element types of the experiments, by name.
-template <class F>
-bool with_element_type(const std::string& name, F&& f) {
-    if (name == "int") return f(int{}), true;
-    if (name == "array") return f(big_trivial{}), true;
-    if (name == "test_type") return f(test_type{}), true;
-    if (name == "string") return f(std::string{}), true;
-    if (name == "T_test_type") return f(relocatable_test_type{}), true;
-    return false;
-}
+/// Every vector implementation, by the name the runner passes as --impl.
+using vector_impls = join_t<
+    table<named<"std", std_vector>, named<"boost", boost_vector>, named<"boost-gf2", boost_vector_gf2>,
+          named<"relo", relo_vector<>>, named<"relo-stdalloc", relo_vector<std::allocator<int>>>,
+          // The default policy puts trivially relocatable types on realloc at every size; large_block_policy
+          // puts them on large blocks too.
+          named<"relo-large", relo_vector_policy<relo::large_block_policy>>,
+          // Sweeps of one setting of large_block_policy at a time: the large-block threshold for trivially
+          // relocatable types, the one for the others, the reservation, huge pages, and where small blocks
+          // stop growing by realloc.
+          named<"relo-r256k", relo_vector_thresholds<256 * sizes::K, sizes::O, sizes::Res>>,
+          named<"relo-r512k", relo_vector_thresholds<512 * sizes::K, sizes::O, sizes::Res>>,
+          named<"relo-r1m", relo_vector_thresholds<sizes::M, sizes::O, sizes::Res>>,
+          named<"relo-r2m", relo_vector_thresholds<2 * sizes::M, sizes::O, sizes::Res>>,
+          named<"relo-r4m", relo_vector_thresholds<4 * sizes::M, sizes::O, sizes::Res>>,
+          named<"relo-r8m", relo_vector_thresholds<8 * sizes::M, sizes::O, sizes::Res>>,
+          named<"relo-r32m", relo_vector_thresholds<32 * sizes::M, sizes::O, sizes::Res>>,
+          named<"relo-rnever", relo_vector_thresholds<sizes::never, sizes::O, sizes::Res>>,
+          named<"relo-o256k", relo_vector_thresholds<sizes::R, 256 * sizes::K, sizes::Res>>,
+          named<"relo-o512k", relo_vector_thresholds<sizes::R, 512 * sizes::K, sizes::Res>>,
+          named<"relo-o1m", relo_vector_thresholds<sizes::R, sizes::M, sizes::Res>>,
+          named<"relo-o2m", relo_vector_thresholds<sizes::R, 2 * sizes::M, sizes::Res>>,
+          named<"relo-o4m", relo_vector_thresholds<sizes::R, 4 * sizes::M, sizes::Res>>,
+          named<"relo-o8m", relo_vector_thresholds<sizes::R, 8 * sizes::M, sizes::Res>>,
+          named<"relo-o32m", relo_vector_thresholds<sizes::R, 32 * sizes::M, sizes::Res>>,
+          named<"relo-onever", relo_vector_thresholds<sizes::R, sizes::never, sizes::Res>>,
+          named<"relo-res1", relo_vector_thresholds<sizes::R, sizes::O, 1>>,
+          named<"relo-res4", relo_vector_thresholds<sizes::R, sizes::O, 4>>,
+          named<"relo-res16", relo_vector_thresholds<sizes::R, sizes::O, 16>>,
+          named<"relo-res64", relo_vector_thresholds<sizes::R, sizes::O, 64>>,
+          named<"relo-h2m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 2 * sizes::M>>,
+          named<"relo-h4m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 4 * sizes::M>>,
+          named<"relo-h8m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 8 * sizes::M>>,
+          named<"relo-h16m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 16 * sizes::M>>,
+          named<"relo-h32m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 32 * sizes::M>>,
+          named<"relo-nohuge", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::never>>,
+          // The default policy without huge pages: relocatable types on realloc, others on 4 KiB large blocks.
+          named<"relo-4k", relo_vector_thresholds<sizes::never, sizes::O, sizes::Res, sizes::never>>,
+          named<"relo-copy0", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::H, 0>>,
+          named<"relo-copy1k", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::H, sizes::K>>,
+          named<"relo-copy4k", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::H, 4 * sizes::K>>,
+          named<"relo-copy64k", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::H, 64 * sizes::K>>,
+          named<"relo-g15", relo_vector<void, relo::growth_1_5>>, named<"relo-g16", relo_vector<void, relo::growth_1_6>>,
+          named<"relo-g2", relo_vector<void, relo::growth_2>>,
+          // std::pmr::vector on new_delete_resource(): what the polymorphic allocator alone costs.
+          named<"std-pmr", std_vector_of<std::pmr::vector>>,
+          named<"std-pmr-pool", std_pmr_vector<std::pmr::vector, std::pmr::unsynchronized_pool_resource>>,
+          named<"std-pmr-monotonic", std_pmr_vector<std::pmr::vector, std::pmr::monotonic_buffer_resource>>,
+          named<"relo-pmr-pool", std_pmr_vector<relo_pmr_vector_t, std::pmr::unsynchronized_pool_resource>>,
+          named<"relo-pmr-monotonic", std_pmr_vector<relo_pmr_vector_t, std::pmr::monotonic_buffer_resource>>>,
+    boost_pmr_vectors, uwr_vectors, rvector_vectors, eastl_vectors, folly_vectors>;
 
 }  // namespace relo_bench
 

@@ -1,7 +1,9 @@
-"""Statistics, interleaving and report writing for relo's benchmark suite.
+"""The report writer of relo's benchmark suite: statistics, tables, plots, and report.md.
 
 Kept apart from the runner (bench/run.py) so that it can be tested on synthetic results and used to
-redraw a report from the raw results (results.json) without rerunning anything.
+redraw a report from the raw results (results.json) without rerunning anything. It knows no experiment
+by name: every experiment gets the same section (ratio table, bar charts, resident-memory charts when
+sampled) plus what its family adds (Experiment.section, the family's extra_section).
 
 A *result* is one measurement: a dict with at least "experiment", "cell" (what was measured, as a
 string), "impl" and "round", plus the metrics the program printed ("time_s", ...).
@@ -9,9 +11,11 @@ string), "impl" and "round", plus the metrics the program printed ("time_s", ...
 from __future__ import annotations
 
 import json
+import math
 import os
-import statistics
+import sys
 from collections import OrderedDict, defaultdict
+import statistics
 
 
 def interleave(cells, impls, rounds):
@@ -239,3 +243,117 @@ def series_chart(series_by_impl, title, path):
     ax1.legend(fontsize=8)
     fig.suptitle(title)
     return save_figure(plt, fig, path)
+
+
+def rss_chart(series_by_impl, title, path):
+    """Resident memory over time, one line per implementation (from the runner's memory sampler:
+    [[seconds, kib], ...])."""
+    plt = pyplot()
+    if plt is None:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for impl, series in series_by_impl.items():
+        ax.plot([t for t, _ in series], [kb / 1024 for _, kb in series], label=impl, linewidth=1)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("resident memory (MiB)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return save_figure(plt, fig, path)
+
+
+def _file_name(text):
+    return text.replace("/", "-").replace("=", "")
+
+
+def experiment_section(e, results, out):
+    """An experiment's section: its ratio table, bar charts (one per chart_by group), what the family adds,
+    and resident memory over time when it was sampled. Empty when nothing of it ran."""
+    results = [r for r in results if r["experiment"] == e.name]
+    summary = summarize(results, e.metric, e.baseline)
+    if not summary:
+        return []
+    lines = [f"## {e.title}", "", e.description, "", ratio_table(summary, e.name, e.impls, e.baseline), ""]
+    if e.section is not None:
+        lines += e.section(e, results, out)
+    groups = OrderedDict()
+    for key in summary:
+        groups.setdefault(e.chart_by(key[1]) if e.chart_by else None, OrderedDict())[key] = summary[key]
+    for group, sub in groups.items():
+        title, alt = (group, group) if group is not None else (e.title, e.name)
+        name = f"{e.name}-{group}.png" if group is not None else f"{e.name}.png"
+        if bar_chart(sub, e.name, e.impls, e.baseline, title, os.path.join(out, name)):
+            lines += [f"![{alt}]({name})", ""]
+    for label, _ in e.cells if e.sample_memory else []:
+        first = {}
+        for r in sorted(results, key=lambda r: r["round"]):
+            if r["cell"] == label and r.get("rss_series"):
+                first.setdefault(r["impl"], r["rss_series"])
+        name = f"rss-{e.name}-{_file_name(label)}.png"
+        if first and rss_chart(first, f"{e.title}: resident memory, {label}", os.path.join(out, name)):
+            lines += [f"![resident memory, {label}]({name})", ""]
+    return lines
+
+
+def relo_against_best_peer(e, results):
+    """Per cell of e that ran: (cell, relo's ratio to the fastest peer in the same rounds' medians, that
+    peer). None where the subject or every peer is missing."""
+    subject, peers = e.summary
+    rows = []
+    for (_, cell), per_impl in summarize([r for r in results if r["experiment"] == e.name], e.metric,
+                                         e.baseline).items():
+        present = [(per_impl[p]["median"], p) for p in peers if p in per_impl]
+        if subject not in per_impl or not present:
+            continue
+        best, peer = min(present)
+        rows.append((cell, per_impl[subject]["median"] / best, peer))
+    return rows
+
+
+def summary_section(experiments, results):
+    """The report's first screen: per experiment, relo's time over the fastest peer's in each cell."""
+    lines = ["## Summary: relo against the fastest peer", "",
+             "Per experiment: relo's time divided by the fastest other implementation's, per cell (medians of "
+             "ratios measured in the same rounds; below 1 relo is faster): the geometric mean over cells, the "
+             "range, and in how many cells relo is the fastest. Sections below have every number.", "",
+             "| experiment | cells | relo ÷ fastest peer | range | relo fastest | fastest peer most often |",
+             "|---|---:|---:|---|---:|---|"]
+    rows = 0
+    for e in experiments:
+        if e.summary is None or e.tuning:
+            continue
+        cells = relo_against_best_peer(e, results)
+        if not cells:
+            continue
+        ratios = [r for _, r, _ in cells]
+        mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        low = min(cells, key=lambda c: c[1])
+        high = max(cells, key=lambda c: c[1])
+        wins = sum(1 for r in ratios if r < 1.0)
+        peers = [p for _, r, p in cells]
+        common = max(e.summary[1], key=peers.count)  # ties: the first in the experiment's order
+        lines.append(f"| {e.title} | {len(cells)} | {mean:.2f} | {low[1]:.2f} ({low[0]}) – {high[1]:.2f} "
+                     f"({high[0]}) | {wins} of {len(cells)} | {common} |")
+        rows += 1
+    return lines + [""] if rows else []
+
+
+def write_report(out, experiments, families, ctx, results, extra, header, failures):
+    """report.md in out: the header, the summary, every experiment's section, the families' extra
+    sections, and the failures."""
+    lines = ["# relo benchmark report", "", *header, "",
+             "Every number is the median over rounds of the ratio to the baseline measured in the same round "
+             "(lower is faster), with the min–max over rounds in parentheses; the baseline column shows its "
+             "median absolute time. Each case ran in a fresh process, implementations interleaved.", ""]
+    if pyplot() is None:
+        lines += [f"**No plots:** {sys.executable} cannot import matplotlib (Debian: python3-matplotlib, "
+                  "for /usr/bin/python3).", ""]
+    lines += summary_section(experiments, results)
+    for e in experiments:
+        lines += experiment_section(e, results, out)
+    for family in families:
+        if hasattr(family, "extra_section"):
+            lines += family.extra_section(ctx, extra, out)
+    if failures:
+        lines += ["## Failures", ""] + [f"- {f}" for f in failures]
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")

@@ -1,0 +1,112 @@
+"""What the runner (run.py) and the report writer (report.py) know of a family: experiments and a context.
+
+A *family* is a module in bench/families/ (found there; nothing else names it). It declares:
+
+    PROGRAMS = ["my_bench"]          the programs it runs (built by bench/CMakeLists.txt); a family whose
+                                     program was not built is left out, with a note
+    ORDER = 50                       where its sections stand in the report (lower first)
+    def experiments(ctx): ...        its experiments (a list of Experiment), for ctx.mode and ctx.tuning
+
+and may declare
+
+    def extra_runs(ctx, ran, runner): ...     untimed runs after the timed ones (e.g. statistics), given
+                                              [(experiment, labels of its cells that ran)] and the runner
+                                              (runner.case(program, argv, impl), runner.output(program,
+                                              argv)); returns results marked "extra": True
+    def extra_section(ctx, extra, out): ...   report lines for those results (its own plots go to out)
+
+Everything the family knows of its programs (implementations, element types and their sizes, optional
+peers, parameters) comes from the programs' `list`, through ctx.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+
+
+class Experiment:
+    """A named set of cells, each measured for every implementation, as ratios to a baseline.
+
+    cells: [(label, argv without --impl)]; metric: the result field compared; tuning: a sweep that chose
+    a default (run with --tuning and --full only); summary: (subject, peers) for the report's opening
+    summary, or None; chart_by: cell label -> chart name, for one bar chart per group (default: one);
+    section: (experiment, results, out) -> report lines after the ratio table; sample_memory: seconds
+    between samples of the process's resident memory (None: no sampling)."""
+
+    def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", tuning=False,
+                 summary=None, chart_by=None, section=None, sample_memory=None):
+        self.name, self.title, self.description = name, title, description
+        self.program, self.impls, self.baseline = program, impls, baseline
+        self.cells = cells
+        self.metric = metric
+        self.tuning = tuning
+        self.summary = summary
+        self.chart_by = chart_by
+        self.section = section
+        self.sample_memory = sample_memory
+
+
+def relo_against_peers(impls, exclude=()):
+    """The usual summary: relo against every implementation that is not relo's own variant."""
+    return ("relo", [i for i in impls if not i.startswith("relo") and i not in exclude])
+
+
+class Context:
+    """The run's settings and what the built programs said of themselves (their `list`)."""
+
+    def __init__(self, mode, tuning, listings, allocators):
+        self.mode, self.tuning = mode, tuning
+        self.listings = listings  # program -> its `list` answer
+        self.allocators = allocators  # global allocators found for LD_PRELOAD
+
+    def as_json(self):
+        return {"mode": self.mode, "tuning": self.tuning, "listings": self.listings, "allocators": self.allocators}
+
+    @staticmethod
+    def from_json(setup):
+        return Context(setup["mode"], setup["tuning"], setup["listings"], setup["allocators"])
+
+    def has(self, program):
+        return program in self.listings
+
+    def _mode(self, program, mode):
+        return self.listings[program]["modes"][mode]
+
+    def impls(self, program, mode):
+        return list(self._mode(program, mode)["impls"])
+
+    def types(self, program, mode):
+        """{element type: sizeof}"""
+        return dict(self._mode(program, mode)["types"])
+
+    def params(self, program, mode):
+        return list(self._mode(program, mode)["params"])
+
+    def optional(self, program):
+        """The optional peers the program was built with."""
+        return list(self.listings[program]["optional"])
+
+    def pick(self, scales):
+        """scales[self.mode]: {"smoke": ..., "quick": ..., "full": ...}"""
+        return scales[self.mode]
+
+
+def families():
+    """The family modules in bench/families/, in report order."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "families")
+    modules = [importlib.import_module(f"families.{m.name}") for m in pkgutil.iter_modules([here])]
+    return sorted(modules, key=lambda m: (m.ORDER, m.__name__))
+
+
+def experiments_of(ctx, with_families=False):
+    """Every experiment of every family whose programs were built (tuning ones only with ctx.tuning)."""
+    out = []
+    for family in families():
+        if not all(ctx.has(p) for p in family.PROGRAMS):
+            continue
+        for e in family.experiments(ctx):
+            if e.tuning and not ctx.tuning:
+                continue
+            out.append((family, e) if with_families else e)
+    return out
