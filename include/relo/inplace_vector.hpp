@@ -16,6 +16,8 @@
 //     sizeof(inplace_vector<char, 5>) == 6.
 //   * Iterators are pointers. Insertion and erasure invalidate iterators from the position on; nothing
 //     else does (the elements never move to other storage). Moving a container moves its elements.
+//
+// Every member's contract: docs/reference/inplace_vector.md and docs/reference/sequence.md.
 #ifndef RELO_INPLACE_VECTOR_HPP
 #define RELO_INPLACE_VECTOR_HPP
 
@@ -29,6 +31,7 @@
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/relocation.hpp"
@@ -55,7 +58,7 @@ struct in_place_constructor {
     in_place_constructor() = default;
     template <class U>
     constexpr in_place_constructor(const in_place_constructor<U>&) noexcept {}
-    [[noreturn]] T* allocate(std::size_t) { throw std::bad_alloc(); }
+    [[noreturn]] T* allocate(std::size_t) { throw_bad_alloc(); }
     void deallocate(T*, std::size_t) noexcept {}
     friend constexpr bool operator==(in_place_constructor, in_place_constructor) noexcept { return true; }
     friend constexpr bool operator!=(in_place_constructor, in_place_constructor) noexcept { return false; }
@@ -305,15 +308,10 @@ private:
     RELO_CONSTEXPR20 void seq_removed_one() noexcept { this->set_stored_size(this->stored_size() - 1); }
     RELO_CONSTEXPR20 constructor& seq_allocator() noexcept { return *this; }
     static constexpr size_type seq_max_size() noexcept { return N; }
+    // A fixed-capacity storage: it has no growth hooks, and every request beyond N throws std::bad_alloc
+    // (P0843) before anything changes.
     static constexpr bool seq_fixed_capacity = true;
-    [[noreturn]] static void seq_too_large(const char*) { throw std::bad_alloc(); }
-    // Never called: every request beyond N is refused by seq_too_large first.
-    [[noreturn]] static void seq_grow(size_type) { throw std::bad_alloc(); }
-    [[noreturn]] static void seq_reserve(size_type) { throw std::bad_alloc(); }
-    template <class Build>
-    [[noreturn]] static void seq_rebuild(size_type, Build&&) {
-        throw std::bad_alloc();
-    }
+    [[noreturn]] static void seq_too_large(const char*) { detail::throw_bad_alloc(); }
 };
 
 /// The name of the thesis and of Boost.Container.

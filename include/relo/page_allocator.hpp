@@ -30,13 +30,6 @@
 #include <new>
 #include <type_traits>
 
-#if defined(__GLIBC__) || defined(__linux__)
-#include <malloc.h>
-#define RELO_HAS_MALLOC_USABLE_SIZE 1
-#else
-#define RELO_HAS_MALLOC_USABLE_SIZE 0
-#endif
-
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/large_block.hpp"
@@ -172,7 +165,7 @@ public:
         if (!old_mapped && !new_mapped && alignof(T) <= alignof(std::max_align_t) &&
             old_bytes >= Policy::realloc_threshold) {
             void* q = std::realloc(static_cast<void*>(p), new_bytes == 0 ? 1 : new_bytes);
-            if (q == nullptr) detail::os::throw_bad_alloc();
+            if (q == nullptr) detail::throw_bad_alloc();
             return static_cast<T*>(q);
         }
         // Small blocks, blocks crossing the malloc/large boundary, over-aligned malloc blocks:
@@ -216,20 +209,14 @@ private:
         } else {
             p = std::malloc(bytes == 0 ? 1 : bytes);
         }
-        if (p == nullptr) detail::os::throw_bad_alloc();
+        if (p == nullptr) detail::throw_bad_alloc();
         return p;
     }
 
     static void free_block(void* p) noexcept { std::free(p); }
 
     static std::size_t usable_bytes(T* p, std::size_t requested) noexcept {
-#if RELO_HAS_MALLOC_USABLE_SIZE
-        (void)requested;
-        return ::malloc_usable_size(p);
-#else
-        (void)p;
-        return requested;
-#endif
+        return detail::os::malloc_usable_bytes(p, requested);
     }
 
     // The count to report for a malloc block of n objects: its usable size, but kept below the mapping

@@ -30,6 +30,12 @@
 #define RELO_HAS_RANGES 0
 #endif
 
+#if __cplusplus >= 202002L && defined(__cpp_concepts)
+#define RELO_HAS_CONCEPTS 1
+#else
+#define RELO_HAS_CONCEPTS 0
+#endif
+
 #if defined(__cpp_lib_containers_ranges)
 #define RELO_HAS_FROM_RANGE 1
 #else

@@ -49,7 +49,7 @@ public:
 
     /// A new block for `bytes` bytes of elements. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
-        if (bytes > SIZE_MAX / 2 - offset) os::throw_bad_alloc();
+        if (bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
         const std::size_t committed = committed_length(offset + bytes, opt);
         std::size_t reserved = reservation_for(offset, bytes, committed, opt);
         // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
@@ -59,11 +59,11 @@ public:
             reserved = committed;
             base = reserve_aligned(reserved, opt);
         }
-        if (base == nullptr) os::throw_bad_alloc();
+        if (base == nullptr) throw_bad_alloc();
         if (uses_huge_pages(committed, opt)) os::advise_huge_pages(base, reserved);
         if (!os::commit(base, committed)) {
             os::release(base, reserved);
-            os::throw_bad_alloc();
+            throw_bad_alloc();
         }
         header(base)->reserved = reserved;
         return {static_cast<char*>(base) + offset, committed - offset};
@@ -102,7 +102,7 @@ public:
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             large_block_options opt) {
         if (resize_in_place(data, offset, old_bytes, new_bytes, opt)) return data;
-        if (new_bytes > SIZE_MAX / 2 - offset) os::throw_bad_alloc();
+        if (new_bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
         char* base = static_cast<char*>(data) - offset;
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = committed_length(offset + old_bytes, opt);
@@ -113,7 +113,7 @@ public:
             reserved = new_committed;
             target = reserve_aligned(reserved, opt);
         }
-        if (target == nullptr) os::throw_bad_alloc();
+        if (target == nullptr) throw_bad_alloc();
         try {
             os::remap_to(base, old_committed, new_committed, target);
         } catch (...) {

@@ -17,7 +17,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#define RELO_HAS_MALLOC_USABLE_SIZE 1
+#else
+#define RELO_HAS_MALLOC_USABLE_SIZE 0
+#endif
+
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
 #define RELO_HAS_MREMAP 1
@@ -50,7 +58,17 @@ inline std::size_t round_up_to_pages(std::size_t bytes) noexcept {
     return (bytes + mask) & ~mask;
 }
 
-[[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
+/// The bytes a malloc block of `requested` bytes really holds (malloc_usable_size where the C library
+/// has it, otherwise `requested`).
+inline std::size_t malloc_usable_bytes(void* p, std::size_t requested) noexcept {
+#if RELO_HAS_MALLOC_USABLE_SIZE
+    (void)requested;
+    return ::malloc_usable_size(p);
+#else
+    (void)p;
+    return requested;
+#endif
+}
 
 /// Reserve `bytes` of address space with no access and no backing store; nullptr on failure.
 inline void* try_reserve(std::size_t bytes) noexcept {

@@ -16,7 +16,10 @@
 //   size_type seq_max_size() const noexcept
 //   static void seq_too_large(const char*)  throws what exceeding max_size() throws (std::length_error for
 //                                            growable containers, std::bad_alloc for fixed-capacity ones)
-//   static constexpr bool seq_fixed_capacity  capacity() == max_size() always: growth is never attempted
+//   static constexpr bool seq_fixed_capacity  true: capacity() == max_size() always; the storage cannot
+//                                            grow and has none of the four growth hooks below (the paths
+//                                            that would call them throw seq_too_large instead)
+// and, when seq_fixed_capacity is false:
 //   void seq_grow(size_type required)        capacity >= required, growing by the container's policy;
 //                                            precondition required > capacity(), required <= max_size();
 //                                            strong guarantee (elements moved only if nothing throws)
@@ -27,6 +30,8 @@
 //                                            for elements that relocate without throwing
 //   void seq_rebuild(size_type n, Build b)   new storage for n elements, b(dest) constructs them there,
 //                                            then the old elements are destroyed (strong guarantee)
+//
+// The contract is checked (storage_contract_holds, C++20): a missing hook is a compile error naming it.
 //
 // The exception guarantees are those of [vector.modifiers]: strong for push_back/emplace_back and for
 // insertion at the end; strong for insertion anywhere when elements relocate without throwing (this is
@@ -47,19 +52,20 @@
 #if RELO_HAS_THREE_WAY
 #include <compare>
 #endif
+#if RELO_HAS_CONCEPTS
+#include <concepts>
+#endif
 #if defined(__cpp_lib_ranges)
 #include <ranges>
 #endif
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/relocation.hpp"
 
 namespace relo::detail {
-
-[[noreturn]] RELO_COLD inline void throw_length_error(const char* what) { throw std::length_error(what); }
-[[noreturn]] RELO_COLD inline void throw_out_of_range(const char* what) { throw std::out_of_range(what); }
 
 template <class It, class = void>
 struct iterator_category_of {
@@ -187,7 +193,7 @@ public:
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n <= capacity()) return;
         if (n > max_size()) Derived::seq_too_large("relo: reserve() beyond max_size()");
-        self().seq_reserve(n);
+        if constexpr (!Derived::seq_fixed_capacity) self().seq_reserve(n);
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -342,7 +348,8 @@ public:
         if (n > capacity()) {
             if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
             // The old elements (value may be one of them) are destroyed only after the copies exist.
-            self().seq_rebuild(n, [&](T* dest) { uninitialized_fill_n(alloc(), dest, n, value); });
+            if constexpr (!Derived::seq_fixed_capacity)
+                self().seq_rebuild(n, [&](T* dest) { uninitialized_fill_n(alloc(), dest, n, value); });
             return;
         }
         const size_type old_size = size();
@@ -424,6 +431,49 @@ protected:
     };
 #endif
 
+#if RELO_HAS_CONCEPTS
+    /// The storage contract (the comment at the top of this file), checked where sequence_ops first
+    /// uses the storage: a hook that is missing or declared otherwise is a compile error that names it.
+    /// (Here, not in a namespace-scope concept: the hooks are private, and sequence_ops is their friend.)
+    template <class D>
+    static constexpr bool storage_contract_holds() {
+        static_assert(requires(const D& d) { { d.seq_begin() } noexcept -> std::same_as<T*>; },
+                      "relo storage contract: T* seq_begin() const noexcept");
+        static_assert(requires(const D& d) { { d.seq_end() } noexcept -> std::same_as<T*>; },
+                      "relo storage contract: T* seq_end() const noexcept");
+        static_assert(requires(const D& d) { { d.seq_capacity_end() } noexcept -> std::same_as<T*>; },
+                      "relo storage contract: T* seq_capacity_end() const noexcept");
+        static_assert(requires(D& d, T* e) { { d.seq_set_end(e) } noexcept; },
+                      "relo storage contract: void seq_set_end(T*) noexcept");
+        static_assert(requires(D& d) { { d.seq_added_one() } noexcept; },
+                      "relo storage contract: void seq_added_one() noexcept");
+        static_assert(requires(D& d) { { d.seq_removed_one() } noexcept; },
+                      "relo storage contract: void seq_removed_one() noexcept");
+        static_assert(requires(D& d) { { d.seq_allocator() } noexcept -> std::same_as<Alloc&>; },
+                      "relo storage contract: Alloc& seq_allocator() noexcept");
+        static_assert(requires(const D& d) { { d.seq_max_size() } noexcept -> std::same_as<size_type>; },
+                      "relo storage contract: size_type seq_max_size() const noexcept");
+        static_assert(requires { D::seq_too_large(""); },
+                      "relo storage contract: [[noreturn]] static void seq_too_large(const char*)");
+        static_assert(requires { { D::seq_fixed_capacity } -> std::convertible_to<bool>; },
+                      "relo storage contract: static constexpr bool seq_fixed_capacity (true: the storage "
+                      "cannot grow, and has none of the growth hooks)");
+        if constexpr (!D::seq_fixed_capacity) {
+            static_assert(requires(D& d, size_type n) { d.seq_grow(n); },
+                          "relo storage contract (growable): void seq_grow(size_type required)");
+            static_assert(requires(D& d, size_type n) { d.seq_reserve(n); },
+                          "relo storage contract (growable): void seq_reserve(size_type n)");
+            static_assert(requires(D& d, size_type n) { d.seq_grow_with_gap(n, n, n); },
+                          "relo storage contract (growable): void seq_grow_with_gap(size_type required, "
+                          "size_type at, size_type n)");
+            static_assert(requires(D& d, size_type n, void (*build)(T*)) { d.seq_rebuild(n, build); },
+                          "relo storage contract (growable): template <class Build> void "
+                          "seq_rebuild(size_type n, Build build)");
+        }
+        return true;
+    }
+#endif
+
     /// Where element `s` (an index from before the insertion) lives while an insertion is under way:
     /// elements from the insertion point on have been shifted behind the gap.
     struct element_locator {
@@ -433,7 +483,12 @@ protected:
         constexpr T* operator()(size_type s) const noexcept { return first + (s < gap_at ? s : s + gap_size); }
     };
 
-    RELO_CONSTEXPR20 Derived& self() noexcept { return static_cast<Derived&>(*this); }
+    RELO_CONSTEXPR20 Derived& self() noexcept {
+#if RELO_HAS_CONCEPTS
+        static_assert(storage_contract_holds<Derived>());
+#endif
+        return static_cast<Derived&>(*this);
+    }
     RELO_CONSTEXPR20 const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
     RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
 
@@ -488,7 +543,9 @@ protected:
 
     /// Makes room for `extra` more elements, growing by the container's policy.
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void ensure_room_for(size_type extra) {
-        if (must_grow_for(extra)) self().seq_grow(size() + extra);
+        if (must_grow_for(extra)) {
+            if constexpr (!Derived::seq_fixed_capacity) self().seq_grow(size() + extra);
+        }
     }
 
     // Inline on purpose (see emplace_back); the heavy part, behind the container's seq_grow, is not.
@@ -618,7 +675,8 @@ protected:
             const size_type n = range_length(first, last);
             if (n > capacity()) {
                 if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
-                self().seq_rebuild(n, [&](T* dest) { uninitialized_copy_range(first, n, dest); });
+                if constexpr (!Derived::seq_fixed_capacity)
+                    self().seq_rebuild(n, [&](T* dest) { uninitialized_copy_range(first, n, dest); });
                 return;
             }
             const size_type old_size = size();
