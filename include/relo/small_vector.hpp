@@ -19,6 +19,8 @@
 //   * it is not trivially relocatable (it points into itself while the elements are inline);
 //   * shrink_to_fit() moves the elements back inline when they fit.
 // Invalidation otherwise as std::vector: growth invalidates everything, insert/erase from the position on.
+//
+// Every member's contract: docs/reference/small_vector.md and docs/reference/sequence.md.
 #ifndef RELO_SMALL_VECTOR_HPP
 #define RELO_SMALL_VECTOR_HPP
 

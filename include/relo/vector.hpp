@@ -20,6 +20,9 @@
 //   * after an exception from a growing push_back the contents are unchanged but the capacity may be larger;
 //   * allocators with fancy pointers are not supported.
 // Invalidation is std::vector's: growth invalidates everything, insert/erase invalidate from the position on.
+//
+// Every member's contract (complexity, what it throws, what it invalidates, its exception guarantee and
+// how it differs from std::vector): docs/reference/vector.md and docs/reference/sequence.md.
 #ifndef RELO_VECTOR_HPP
 #define RELO_VECTOR_HPP
 
