@@ -1,33 +1,37 @@
-// examples/quick_start.cpp — relo::vector as a drop-in std::vector.
+// examples/quick_start.cpp — the README's quick start (the part between the markers is shown there
+// verbatim; the test readme_snippet checks that they agree, and this program is built and run by the tests).
+// [quick-start]
+#include <relo/inplace_vector.hpp>
+#include <relo/small_vector.hpp>
 #include <relo/vector.hpp>
 
 #include <cstdio>
 #include <string>
 
-struct particle {
-    double x, y, z;
-};
-
-// A type with its own move constructor that is still safe to move as bytes: say so, and relo moves it
-// with realloc/mremap instead of calling the constructor for every element.
+// A type with its own move constructor that is still safe to move as bytes: say so, and relo grows a
+// vector of it with realloc/mremap instead of calling the constructor for every element.
 struct handle {
     int* resource = nullptr;
     handle() = default;
-    handle(handle&& o) noexcept : resource(o.resource) { o.resource = nullptr; }
+    handle(handle&& other) noexcept : resource(other.resource) { other.resource = nullptr; }
     ~handle() { delete resource; }
 };
 RELO_TRIVIALLY_RELOCATABLE(handle);
 
 int main() {
-    relo::vector<particle> particles;  // grows by mremap once it is large: no element is ever copied
-    for (int i = 0; i < 1'000'000; ++i) particles.push_back({double(i), 0.0, 0.0});
+    relo::vector<double> xs;                 // the whole std::vector interface
+    for (int i = 0; i < 10'000'000; ++i) xs.push_back(i);  // large blocks move by mremap: no copies
+    xs.insert(xs.begin(), xs.back());        // arguments may alias the vector
 
-    relo::vector<std::string> words = {"grow", "in", "place"};
-    words.insert(words.begin() + 1, words.back());  // arguments may alias the vector
+    relo::vector<handle> handles(1000);
+    handles.resize(1'000'000);               // relocated as bytes
 
-    relo::vector<handle> handles(10);
-    handles.reserve(100000);
+    relo::small_vector<std::string, 4> words = {"grow", "in", "place"};  // inline: no allocation
+    relo::inplace_vector<int, 8> digits;     // C++26's std::inplace_vector: never allocates
+    while (digits.try_push_back(int(digits.size())) != nullptr) {}      // stops when full
 
-    std::printf("%zu particles, first word '%s', %zu handles\n", particles.size(), words[1].c_str(), handles.size());
-    return particles.back().x == 999999.0 && words[1] == "place" ? 0 : 1;
+    std::printf("%zu doubles, %zu handles, %zu words, %zu digits\n", xs.size(), handles.size(), words.size(),
+                digits.size());
+    return xs.front() == 9'999'999.0 && words.size() == 3 && !words.is_on_heap() && digits.size() == 8 ? 0 : 1;
 }
+// [quick-start end]
