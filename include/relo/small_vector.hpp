@@ -95,12 +95,7 @@ public:
 
     /// Copy assignment, honouring propagate_on_container_copy_assignment.
     small_vector_base& operator=(const small_vector_base& other) {
-        if (this == &other) return *this;
-        if constexpr (alloc_traits::propagate_on_container_copy_assignment::value) {
-            if (!alloc_traits::is_always_equal::value && allocator() != other.allocator()) release_all();
-            allocator() = other.allocator();
-        }
-        this->assign(other.begin(), other.end());
+        this->copy_assign(other);
         return *this;
     }
 
@@ -335,6 +330,7 @@ private:
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     void seq_grow(size_type required) { grow_to(grown_capacity(required), required); }
+    void seq_release() noexcept { release_all(); }
     void seq_reserve(size_type n) { grow_to(n, n); }
     void seq_grow_with_gap(size_type required, size_type at, size_type n) {
         const size_type want = grown_capacity(required);

@@ -111,12 +111,7 @@ public:
     // Assignment, honouring propagate_on_container_copy/move_assignment.
 
     RELO_CONSTEXPR20 vector& operator=(const vector& other) {
-        if (this == &other) return *this;
-        if constexpr (alloc_traits::propagate_on_container_copy_assignment::value) {
-            if (!alloc_traits::is_always_equal::value && allocator() != other.allocator()) release_storage();
-            allocator() = other.allocator();
-        }
-        this->assign(other.begin(), other.end());
+        this->copy_assign(other);
         return *this;
     }
 
@@ -211,6 +206,8 @@ private:
     }
 
     RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(growth::reallocate(growth_allocator(), current_block(), n, n)); }
+
+    RELO_CONSTEXPR20 void seq_release() noexcept { release_storage(); }
 
     RELO_CONSTEXPR20 void seq_grow_with_gap(size_type required, size_type at, size_type n) {
         adopt(growth::reallocate_with_gap(growth_allocator(), current_block(), grown_capacity(required), required, at, n));
