@@ -42,6 +42,9 @@ def fake_context(mode="quick", tuning=False, vector_optional=(), static_optional
             "env": (["boost", "relo", "relo-unchecked"] + list(static_optional), ENV_TYPES, [1000, 100000, 500000]),
             "sizes": ([], {"char": 1, "int": 4, "string": 32}, [])}, static_optional),
     }
+    listings["loop_shapes_bench"] = listing("loop_shapes_bench", {
+        "shape": (["std", "boost", "relo", "boost-small", "relo-small"] + list(vector_optional) + list(small_optional),
+                  {"int": 4}, [])}, list(vector_optional) + list(small_optional))
     if gbench:
         listings["small_vector_gbench"] = listing("small_vector_gbench", {
             "small": (["std", "std-reserve", "boost", "relo"] + list(small_optional), {"int": 4}, [8, 12, 16, 32])},
@@ -172,6 +175,16 @@ class FamiliesTest(unittest.TestCase):
         with_uwr = experiment(fake_context(static_optional=["uwr", "uwr-unchecked"]), "static-env")
         self.assertEqual(with_uwr.impls[-2:], ["uwr", "uwr-unchecked"])
         self.assertEqual(with_uwr.summary[1], ["boost", "uwr"], "unchecked pushes are not the peers of push_back")
+
+    def test_loop_shapes_split_vectors_from_small_vectors(self):
+        ctx = fake_context(vector_optional=["uwr"], small_optional=["absl"])
+        vectors = experiment(ctx, "loop-shapes")
+        small = experiment(ctx, "loop-shapes-small")
+        self.assertEqual(vectors.impls, ["std", "boost", "relo", "uwr"])
+        self.assertEqual(small.impls, ["std", "boost-small", "relo-small", "absl"])
+        self.assertEqual(small.summary, ("relo-small", ["std", "boost-small", "absl"]))
+        self.assertEqual({label.split("/")[0] for label, _ in vectors.cells},
+                         {"local", "held", "indexed", "busy", "by-ref"})
 
     def test_global_allocators_add_columns(self):
         e = experiment(fake_context(allocators=["jemalloc"]), "global-allocators")
