@@ -186,6 +186,20 @@ inline void keep(T const& value) {
     asm volatile("" : : "r,m"(value) : "memory");
 }
 
+/// A fresh vector filled by n push_backs, `reps` times: the POD slides' loop (seed 003), and the
+/// loop-shapes family's local shape: build a vector by push_back of n elements, `reps` times.
+template <class V>
+double push_loops(long n, long reps) {
+    using T = typename V::value_type;
+    const double start = now_seconds();
+    for (long r = 0; r < reps; ++r) {
+        V v;
+        for (long i = 0; i < n; ++i) v.push_back(T(static_cast<int>(i)));
+        keep(v.data());
+    }
+    return now_seconds() - start;
+}
+
 // ---- Command line: --key value pairs.
 
 class options {

@@ -56,17 +56,6 @@ struct xorshift {
 };
 
 template <class V>
-double local(long n, long reps) {
-    const double start = now_seconds();
-    for (long r = 0; r < reps; ++r) {
-        V v;
-        for (long i = 0; i < n; ++i) v.push_back(static_cast<int>(i));
-        keep(v.data());
-    }
-    return now_seconds() - start;
-}
-
-template <class V>
 double held(long n, long reps, std::size_t k) {
     std::vector<V> vectors(k);
     xorshift rng{0x9E3779B97F4A7C15ull};
@@ -143,7 +132,7 @@ int run_shape(const options& opt) {
         using Impl = typename decltype(impl_tag)::type;
         using V = typename Impl::template type<int>;
         set_up<Impl>();
-        if (shape == "local") t = local<V>(n, reps);
+        if (shape == "local") t = push_loops<V>(n, reps);
         if (shape == "held") t = held<V>(n, reps, k);
         if (shape == "indexed") t = indexed<V>(n, reps, k);
         if (shape == "busy") t = busy<V>(n, reps);

@@ -101,19 +101,6 @@ double push_ints(long n) {
     return now_seconds() - start;  // measured before v is freed, like the other variants
 }
 
-/// The POD slides' loop (seed 003): build a vector by push_back of n elements, `reps` times.
-template <class V>
-double push_loops(long n, long reps) {
-    using T = typename V::value_type;
-    const double start = now_seconds();
-    for (long r = 0; r < reps; ++r) {
-        V v;
-        for (long i = 0; i < n; ++i) v.push_back(T(static_cast<int>(i)));
-        keep(v.data());
-    }
-    return now_seconds() - start;
-}
-
 int run_loops(const options& opt) {
     const std::string impl = opt.required("impl");
     const std::string type = opt.required("type");
