@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import statistics
 import sys
 from collections import OrderedDict, defaultdict
-import statistics
 
 
 def interleave(cells, impls, rounds):
