@@ -303,6 +303,7 @@ private:
     RELO_CONSTEXPR20 T* seq_begin() const noexcept { return this->data_ptr(); }
     RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->data_ptr() + this->stored_size(); }
     RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
+    RELO_CONSTEXPR20 bool seq_full() const noexcept { return this->stored_size() == N; }
     RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
     RELO_CONSTEXPR20 void seq_added_one() noexcept { this->set_stored_size(this->stored_size() + 1); }
     RELO_CONSTEXPR20 void seq_removed_one() noexcept { this->set_stored_size(this->stored_size() - 1); }

@@ -120,38 +120,6 @@ public:
 
     allocator_type get_allocator() const noexcept { return allocator(); }
 
-    // Appending: one comparison of the size with the capacity, whichever storage holds the elements
-    // (the inline slots' capacity is recorded like a heap block's). Growth is sequence_ops's (strong
-    // guarantee), out of line.
-    void push_back(const T& value) { emplace_back(value); }
-    void push_back(T&& value) { emplace_back(std::move(value)); }
-    template <class... Args>
-    T& emplace_back(Args&&... args) {
-        T* data = storage_.begin;
-        const size_type n = storage_.size;
-        if (RELO_LIKELY(n != storage_.capacity)) {
-            detail::construct(allocator(), data + n, std::forward<Args>(args)...);
-            storage_.size = n + 1;
-            return data[n];
-        }
-        if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
-                      std::is_constructible_v<T, Args&&...>) {
-            // A small value is copied before growing (it may be an element), so that the caller's
-            // argument need not live in memory and the loop keeps size and capacity in registers.
-            const T value(std::forward<Args>(args)...);
-            // The new capacity, stored again here: the optimizer then knows it without a load, and
-            // the caller's loop keeps it in a register instead of reloading it every iteration.
-            storage_.capacity = grow_for_one_more();
-            T* grown = storage_.begin;
-            const size_type m = storage_.size;
-            detail::construct(allocator(), grown + m, value);
-            storage_.size = m + 1;
-            return grown[m];
-        } else {
-            return append_after_growth(std::forward<Args>(args)...);
-        }
-    }
-
     /// The number of elements held without allocating.
     size_type inline_capacity() const noexcept {
         if (!is_on_heap()) return storage_.capacity;
@@ -308,16 +276,11 @@ private:
         return storage_.capacity;
     }
 
-    // Out of line, so that the push_back loop keeps its few values in registers.
-    template <class... Args>
-    RELO_NOINLINE T& append_after_growth(Args&&... args) {
-        return this->grow_and_emplace_back(std::forward<Args>(args)...);
-    }
-
     // The storage interface of detail::sequence_ops.
     T* seq_begin() const noexcept { return storage_.begin; }
     T* seq_end() const noexcept { return storage_.begin + storage_.size; }
     T* seq_capacity_end() const noexcept { return storage_.begin + storage_.capacity; }
+    bool seq_full() const noexcept { return storage_.size == storage_.capacity; }
     void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - storage_.begin); }
     void seq_added_one() noexcept { ++storage_.size; }
     void seq_removed_one() noexcept { --storage_.size; }
@@ -327,6 +290,14 @@ private:
         return by_allocator;
     }
     static constexpr bool seq_fixed_capacity = false;
+    // Growth is a call taking `this`: the object lives in memory anyway (begin may point into it), and
+    // the loop then keeps its few values in registers (docs/small_vectors.md).
+    static constexpr bool seq_grows_out_of_line = true;
+    void seq_grow_for_push() {
+        // The new capacity, stored again here: the optimizer then knows it without a load, and the
+        // caller's loop keeps it in a register instead of reloading it every iteration.
+        storage_.capacity = grow_for_one_more();
+    }
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     void seq_grow(size_type required) { grow_to(grown_capacity(required), required); }

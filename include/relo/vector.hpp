@@ -184,12 +184,14 @@ private:
     RELO_CONSTEXPR20 T* seq_begin() const noexcept { return storage_.begin; }
     RELO_CONSTEXPR20 T* seq_end() const noexcept { return storage_.end; }
     RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return storage_.capacity_end; }
+    RELO_CONSTEXPR20 bool seq_full() const noexcept { return storage_.end == storage_.capacity_end; }
     RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = e; }
     RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }
     RELO_CONSTEXPR20 void seq_removed_one() noexcept { --storage_.end; }
     RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 size_type seq_max_size() const noexcept { return detail::max_elements<T>(allocator()); }
     static constexpr bool seq_fixed_capacity = false;
+    static constexpr bool seq_grows_out_of_line = false;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {

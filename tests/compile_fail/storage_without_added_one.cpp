@@ -16,6 +16,7 @@ class fixed_ints : public relo::detail::sequence_ops<fixed_ints, int, std::alloc
     int* seq_begin() const noexcept { return const_cast<int*>(items_); }
     int* seq_end() const noexcept { return end_; }
     int* seq_capacity_end() const noexcept { return const_cast<int*>(items_) + 4; }
+    bool seq_full() const noexcept { return end_ == items_ + 4; }
     void seq_set_end(int* e) noexcept { end_ = e; }
 #if defined(RELO_TEST_COMPLETE_STORAGE)
     void seq_added_one() noexcept { ++end_; }

@@ -7,6 +7,9 @@
 //   T*   seq_begin() const noexcept          first element
 //   T*   seq_end() const noexcept            one past the last element
 //   T*   seq_capacity_end() const noexcept   one past the last slot of storage
+//   bool seq_full() const noexcept           seq_end() == seq_capacity_end(), in the storage's own terms
+//                                            (push_back's test: a storage that keeps sizes compares them,
+//                                            which the optimizer cannot derive from the two pointers)
 //   void seq_set_end(T*) noexcept            record a new end (elements already constructed/destroyed)
 //   void seq_added_one() noexcept            one more element was constructed at seq_end() (push_back's
 //                                            hot path: ++end, or ++size for containers that store a size)
@@ -32,6 +35,13 @@
 //                                            then the old elements are destroyed (strong guarantee)
 //   void seq_release() noexcept              destroys the elements and gives the storage back (copy
 //                                            assignment, before the allocator is replaced)
+//   static constexpr bool seq_grows_out_of_line
+//                                            false: push_back's growth glue is inlined, so that a vector
+//                                            whose address never escapes stays in registers (relo::vector);
+//                                            true: it is a call taking `this`, for a storage whose object
+//                                            lives in memory anyway (small_vector: begin may point into it)
+//   void seq_grow_for_push()                 (only when seq_grows_out_of_line) room for one more element,
+//                                            with the checks of ensure_room_for(1); out of line
 //
 // The contract is checked (storage_contract_holds, C++20): a missing hook is a compile error naming it.
 //
@@ -211,16 +221,30 @@ public:
     // relo::vector's seq_grow): when GCC outlined the glue as a function taking `this`, a local vector's
     // pointers lived in memory and a push_back loop loaded and stored them on every element
     // (docs/vector_performance.md, "A push_back loop in registers"). Only the container's growth
-    // function, which takes and returns a block by value, stays out of line.
+    // function, which takes and returns a block by value, stays out of line. A storage whose object lives
+    // in memory anyway declares seq_grows_out_of_line, and its growth is one call (small_vector).
     template <class... Args>
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference emplace_back(Args&&... args) {
-        T* e = self().seq_end();
-        if (RELO_LIKELY(e != self().seq_capacity_end())) {
+        if (RELO_LIKELY(!self().seq_full())) {
+            T* e = self().seq_end();
             construct(alloc(), e, std::forward<Args>(args)...);
             self().seq_added_one();
             return *e;
         }
-        return grow_and_emplace_back(std::forward<Args>(args)...);
+        if constexpr (Derived::seq_fixed_capacity) {
+            Derived::seq_too_large("relo: the container is full");
+        } else if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
+                             std::is_constructible_v<T, Args&&...>) {
+            // A small value is copied first (it may be an element that growth moves): then the caller's
+            // argument need not live in memory, and a push_back loop keeps it in a register.
+            const T value(std::forward<Args>(args)...);
+            grow_for_push();
+            return fast_emplace_back(value);
+        } else if constexpr (Derived::seq_grows_out_of_line) {
+            return grow_and_emplace_back_out_of_line(std::forward<Args>(args)...);
+        } else {
+            return grow_and_emplace_back(std::forward<Args>(args)...);
+        }
     }
 
     /// push_back without the capacity check. Precondition: size() < capacity().
@@ -447,6 +471,8 @@ protected:
                       "relo storage contract: T* seq_end() const noexcept");
         static_assert(requires(const D& d) { { d.seq_capacity_end() } noexcept -> std::same_as<T*>; },
                       "relo storage contract: T* seq_capacity_end() const noexcept");
+        static_assert(requires(const D& d) { { d.seq_full() } noexcept -> std::same_as<bool>; },
+                      "relo storage contract: bool seq_full() const noexcept");
         static_assert(requires(D& d, T* e) { { d.seq_set_end(e) } noexcept; },
                       "relo storage contract: void seq_set_end(T*) noexcept");
         static_assert(requires(D& d) { { d.seq_added_one() } noexcept; },
@@ -475,6 +501,12 @@ protected:
                           "seq_rebuild(size_type n, Build build)");
             static_assert(requires(D& d) { { d.seq_release() } noexcept; },
                           "relo storage contract (growable): void seq_release() noexcept");
+            static_assert(requires { { D::seq_grows_out_of_line } -> std::convertible_to<bool>; },
+                          "relo storage contract (growable): static constexpr bool seq_grows_out_of_line");
+            if constexpr (D::seq_grows_out_of_line) {
+                static_assert(requires(D& d) { d.seq_grow_for_push(); },
+                              "relo storage contract (grows out of line): void seq_grow_for_push()");
+            }
         }
         return true;
     }
@@ -567,21 +599,28 @@ protected:
         }
     }
 
+    /// Room for one more element on push_back's slow path: inline glue, or the storage's out-of-line
+    /// hook (seq_grows_out_of_line).
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void grow_for_push() {
+        if constexpr (Derived::seq_grows_out_of_line) {
+            self().seq_grow_for_push();
+        } else {
+            ensure_room_for(1);
+        }
+    }
+
+    template <class... Args>
+    RELO_NOINLINE RELO_CONSTEXPR20 reference grow_and_emplace_back_out_of_line(Args&&... args) {
+        return grow_and_emplace_back(std::forward<Args>(args)...);
+    }
+
     // Inline on purpose (see emplace_back); the heavy part, behind the container's seq_grow, is not.
+    // Precondition: the storage is full and can grow.
     template <class... Args>
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference grow_and_emplace_back(Args&&... args) {
-        if constexpr (Derived::seq_fixed_capacity) {
-            Derived::seq_too_large("relo: the container is full");
-        } else if constexpr (sizeof...(Args) == 0) {
+        if constexpr (sizeof...(Args) == 0) {
             ensure_room_for(1);
             return fast_emplace_back();
-        } else if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
-                             std::is_constructible_v<T, Args&&...>) {
-            // A small value is copied first (it may be an element that growth moves): then the caller's
-            // argument need not live in memory, and a push_back loop keeps it in a register.
-            const T value(std::forward<Args>(args)...);
-            ensure_room_for(1);
-            return fast_emplace_back(value);
         } else if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
             // push_back(v[i]): growth may move v[i], so remember its index, not its address.
             const size_type src = (index_of_element(std::addressof(args)), ...);
