@@ -11,6 +11,10 @@
 // Every shape makes `reps` rounds of n pushes. local, busy and by-ref start every round from a new vector
 // (so growth is part of it); held and indexed spread the n pushes over K vectors that are cleared between
 // rounds and keep their capacity, so that they measure the push itself, reached through memory.
+// Each shape is a function of its own that is never inlined, as the loop is in a user's program: inlined
+// into the dispatcher beside the other shapes, GCC 12 kept `held`'s divisor in a stack slot for std::vector
+// and relo (a stack load in every division) but in a register for uwr, which measured the dispatcher's
+// register allocation rather than the push (docs/vector_performance.md).
 //
 //   loop_shapes_bench shape --impl I --shape S --n N --reps R [--vectors K]
 //   loop_shapes_bench list
@@ -56,7 +60,7 @@ struct xorshift {
 };
 
 template <class V>
-double held(long n, long reps, std::size_t k) {
+RELO_NOINLINE double held(long n, long reps, std::size_t k) {
     std::vector<V> vectors(k);
     xorshift rng{0x9E3779B97F4A7C15ull};
     const double start = now_seconds();
@@ -69,7 +73,7 @@ double held(long n, long reps, std::size_t k) {
 }
 
 template <class V>
-double indexed(long n, long reps, std::size_t k) {
+RELO_NOINLINE double indexed(long n, long reps, std::size_t k) {
     std::vector<V> vectors(k);
     std::vector<std::uint32_t> targets(static_cast<std::size_t>(n));
     xorshift rng{0x9E3779B97F4A7C15ull};
@@ -84,7 +88,7 @@ double indexed(long n, long reps, std::size_t k) {
 }
 
 template <class V>
-double busy(long n, long reps) {
+RELO_NOINLINE double busy(long n, long reps) {
     std::uint32_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6;
     const double start = now_seconds();
     for (long r = 0; r < reps; ++r) {
@@ -105,13 +109,19 @@ double busy(long n, long reps) {
     return now_seconds() - start;
 }
 
+/// The local shape: push_loops in a function of its own.
+template <class V>
+RELO_NOINLINE double local(long n, long reps) {
+    return push_loops<V>(n, reps);
+}
+
 template <class V>
 RELO_NOINLINE void fill(V& v, long n) {
     for (long i = 0; i < n; ++i) v.push_back(static_cast<int>(i));
 }
 
 template <class V>
-double by_reference(long n, long reps) {
+RELO_NOINLINE double by_reference(long n, long reps) {
     const double start = now_seconds();
     for (long r = 0; r < reps; ++r) {
         V v;
@@ -132,7 +142,7 @@ int run_shape(const options& opt) {
         using Impl = typename decltype(impl_tag)::type;
         using V = typename Impl::template type<int>;
         set_up<Impl>();
-        if (shape == "local") t = push_loops<V>(n, reps);
+        if (shape == "local") t = local<V>(n, reps);
         if (shape == "held") t = held<V>(n, reps, k);
         if (shape == "indexed") t = indexed<V>(n, reps, k);
         if (shape == "busy") t = busy<V>(n, reps);
