@@ -11,10 +11,8 @@
 // Every shape makes `reps` rounds of n pushes. local, busy and by-ref start every round from a new vector
 // (so growth is part of it); held and indexed spread the n pushes over K vectors that are cleared between
 // rounds and keep their capacity, so that they measure the push itself, reached through memory.
-// Each shape is a function of its own that is never inlined, as the loop is in a user's program: inlined
-// into the dispatcher beside the other shapes, GCC 12 kept `held`'s divisor in a stack slot for std::vector
-// and relo (a stack load in every division) but in a register for uwr, which measured the dispatcher's
-// register allocation rather than the push (docs/vector_performance.md).
+// Each shape is a function of its own that is never inlined, as the loop is in a user's program (inlined
+// into the dispatcher, a shape's register allocation would depend on the code of the other shapes).
 //
 //   loop_shapes_bench shape --impl I --shape S --n N --reps R [--vectors K]
 //   loop_shapes_bench list
