@@ -28,7 +28,7 @@ int main() {
 
     relo::small_vector<std::string, 4> words = {"grow", "in", "place"};  // inline: no allocation
     relo::inplace_vector<int, 8> digits;     // C++26's std::inplace_vector: never allocates
-    while (digits.try_push_back(int(digits.size())) != nullptr) {}      // stops when full
+    while (digits.try_push_back(int(digits.size()))) {}      // stops when full
 
     std::printf("%zu doubles, %zu handles, %zu words, %zu digits\n", xs.size(), handles.size(), words.size(),
                 digits.size());

@@ -107,7 +107,7 @@ constexpr int constant_evaluated_workout() {
     v.resize(20);
     inplace_vector<int, 40> w = v;
     w.assign(3, 7);
-    if (v.try_push_back(1) == nullptr) return -1;
+    if (!v.try_push_back(1)) return -1;
     v.pop_back();
     inplace_vector<int, 40> x{1, 2, 3};
     x.swap(w);
@@ -160,9 +160,9 @@ void full_container_refuses() {
                      std::bad_alloc);
         EXPECT_EQ(keys(), all) << "a refused operation changed the contents";
         T spare = K::make(9);
-        EXPECT_EQ(v.try_push_back(std::move(spare)), nullptr);
+        EXPECT_FALSE(v.try_push_back(std::move(spare)).has_value());
         EXPECT_EQ(K::key(spare), 9) << "try_push_back on a full container must not move from its argument";
-        EXPECT_EQ(v.try_emplace_back(K::make(10)), nullptr);
+        EXPECT_TRUE(v.try_emplace_back(K::make(10)) == std::nullopt);
         v.reserve(5);  // within the capacity: no effect
         v.shrink_to_fit();
         EXPECT_EQ(keys(), all);
@@ -198,7 +198,7 @@ TEST(InplaceVector, ZeroCapacity) {
     inplace_vector<std::string, 0> v;
     EXPECT_TRUE(v.empty());
     EXPECT_EQ(v.begin(), v.end());
-    EXPECT_EQ(v.try_push_back("x"), nullptr);
+    EXPECT_FALSE(v.try_push_back("x"));
     EXPECT_THROW(v.push_back("x"), std::bad_alloc);
     EXPECT_THROW(v.resize(1), std::bad_alloc);
     v.resize(0);

@@ -14,6 +14,8 @@
 #include <deque>
 #include <iterator>
 #include <list>
+#include <memory>
+#include <optional>
 #include <numeric>
 #include <stdexcept>
 #include <type_traits>
@@ -318,14 +320,19 @@ TYPED_TEST_P(SequenceTest, FastAndTryPushBack) {
     }
     EXPECT_EQ(this->keys(c), this->iota(n, 0));
     while (c.size() < c.capacity()) {
-        T* p = c.try_push_back(K::make(1));
-        ASSERT_NE(p, nullptr);
-        EXPECT_EQ(p, &c.back());
+        relo::optional_ref<T> p = c.try_push_back(K::make(1));
+        ASSERT_TRUE(p.has_value());
+        EXPECT_EQ(std::addressof(*p), std::addressof(c.back()));
+        EXPECT_EQ(p.operator->(), std::addressof(c.back()));
+        EXPECT_EQ(std::addressof(p.value()), std::addressof(c.back()));
     }
     T extra = K::make(42);
-    EXPECT_EQ(c.try_push_back(std::move(extra)), nullptr);
+    const relo::optional_ref<T> refused = c.try_push_back(std::move(extra));
+    EXPECT_FALSE(refused);
+    EXPECT_TRUE(refused == std::nullopt);
+    EXPECT_THROW((void)refused.value(), std::bad_optional_access);
     EXPECT_EQ(K::key(extra), 42) << "a failed try_push_back must leave its rvalue argument untouched";
-    EXPECT_EQ(c.try_emplace_back(K::make(43)), nullptr);
+    EXPECT_FALSE(c.try_emplace_back(K::make(43)).has_value());
     EXPECT_EQ(c.capacity(), cap);
 }
 

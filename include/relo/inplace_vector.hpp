@@ -9,7 +9,7 @@
 //
 //   * Anything that would hold more than N elements (push_back, insert, resize, assign, reserve, the
 //     constructors) throws std::bad_alloc and leaves the container unchanged; try_push_back /
-//     try_emplace_back return nullptr instead; unchecked_push_back has the precondition size() < N.
+//     try_emplace_back return an empty optional_ref instead; unchecked_push_back has the precondition size() < N.
 //   * inplace_vector<T, 0> is an empty, trivially copyable type. When T is trivially copyable (trivially
 //     destructible), so is inplace_vector<T, N>; for trivial T it is usable in constant expressions (C++20).
 //   * The size is stored in the smallest unsigned type that holds N (up to 16 bits; size_t beyond):
@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -132,48 +133,29 @@ protected:
     }
 };
 
-/// Copies and moves element by element, unless T is trivially copyable (then the defaults copy the bytes
-/// and the container is trivially copyable). Assignment goes through Derived's assign.
-template <class Derived, class T, std::size_t N, bool = std::is_trivially_copyable_v<T> || N == 0>
-class inplace_copy : public inplace_core<T, N> {};
+/// What the copy and move layers below share: element transfer, and access to the container (a friend
+/// of inplace_vector, which derives privately from the layers).
+struct inplace_access {
+    template <class Derived, class Layer>
+    static constexpr Derived& container(Layer& layer) noexcept {
+        return static_cast<Derived&>(layer);
+    }
+};
 
 template <class Derived, class T, std::size_t N>
-class inplace_copy<Derived, T, N, false> : public inplace_core<T, N> {
+class inplace_transfer : public inplace_core<T, N> {
+protected:
     using constructor = in_place_constructor<T>;
 
-protected:
-    inplace_copy() = default;
-    RELO_CONSTEXPR20 inplace_copy(const inplace_copy& other) {
+    RELO_CONSTEXPR20 constructor& alloc() noexcept { return *this; }
+    RELO_CONSTEXPR20 Derived& self() noexcept { return inplace_access::container<Derived>(*this); }
+
+    RELO_CONSTEXPR20 void copy_elements_from(const inplace_transfer& other) {
         uninitialized_copy_n(alloc(), other.data_ptr(), other.stored_size(), this->data_ptr());
         this->set_stored_size(other.stored_size());
     }
     /// Elements that relocate as bytes are taken over and `other` is left empty; others are moved.
-    RELO_CONSTEXPR20 inplace_copy(inplace_copy&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
-        take_elements(other);
-    }
-    RELO_CONSTEXPR20 inplace_copy& operator=(const inplace_copy& other) {
-        if (this != &other) self().assign(other.data_ptr(), other.data_ptr() + other.stored_size());
-        return *this;
-    }
-    RELO_CONSTEXPR20 inplace_copy& operator=(inplace_copy&& other) noexcept(
-        std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>) {
-        if (this == &other) return *this;
-        if constexpr (relocate_as_bytes_v<constructor, T>) {
-            self().clear();
-            take_elements(other);
-        } else {
-            T* first = other.data_ptr();
-            self().assign(std::make_move_iterator(first), std::make_move_iterator(first + other.stored_size()));
-        }
-        return *this;
-    }
-    ~inplace_copy() = default;
-
-private:
-    RELO_CONSTEXPR20 constructor& alloc() noexcept { return *this; }
-    RELO_CONSTEXPR20 Derived& self() noexcept { return static_cast<Derived&>(*this); }
-
-    RELO_CONSTEXPR20 void take_elements(inplace_copy& other) {
+    RELO_CONSTEXPR20 void take_elements(inplace_transfer& other) {
         T* first = other.data_ptr();
         const std::size_t n = other.stored_size();
         if constexpr (relocate_as_bytes_v<constructor, T>) {
@@ -184,6 +166,97 @@ private:
         }
         this->set_stored_size(n);
     }
+    RELO_CONSTEXPR20 void copy_assign_from(const inplace_transfer& other) {
+        if (this != std::addressof(other)) self().assign(other.data_ptr(), other.data_ptr() + other.stored_size());
+    }
+    RELO_CONSTEXPR20 void move_assign_from(inplace_transfer& other) {
+        if (this == std::addressof(other)) return;
+        if constexpr (relocate_as_bytes_v<constructor, T>) {
+            self().clear();
+            take_elements(other);
+        } else {
+            T* first = other.data_ptr();
+            self().assign(std::make_move_iterator(first), std::make_move_iterator(first + other.stored_size()));
+        }
+    }
+};
+
+// Each special member is trivial exactly when C++26 says so ([inplace.vector.cons]: the copy constructor
+// when T's is, the copy assignment when T's copy constructor, copy assignment and destructor are, and the
+// same for moves; everything for N == 0), one layer per member; otherwise it copies or moves element by
+// element. Assignment goes through the container's assign.
+template <class Derived, class T, std::size_t N,
+          bool = std::is_trivially_copy_constructible_v<T> || N == 0>
+class inplace_copy_construction : public inplace_transfer<Derived, T, N> {};
+
+template <class Derived, class T, std::size_t N>
+class inplace_copy_construction<Derived, T, N, false> : public inplace_transfer<Derived, T, N> {
+protected:
+    inplace_copy_construction() = default;
+    RELO_CONSTEXPR20 inplace_copy_construction(const inplace_copy_construction& other) { this->copy_elements_from(other); }
+    inplace_copy_construction(inplace_copy_construction&&) = default;
+    inplace_copy_construction& operator=(const inplace_copy_construction&) = default;
+    inplace_copy_construction& operator=(inplace_copy_construction&&) = default;
+    ~inplace_copy_construction() = default;
+};
+
+template <class Derived, class T, std::size_t N,
+          bool = std::is_trivially_move_constructible_v<T> || N == 0>
+class inplace_move_construction : public inplace_copy_construction<Derived, T, N> {};
+
+template <class Derived, class T, std::size_t N>
+class inplace_move_construction<Derived, T, N, false> : public inplace_copy_construction<Derived, T, N> {
+protected:
+    inplace_move_construction() = default;
+    inplace_move_construction(const inplace_move_construction&) = default;
+    RELO_CONSTEXPR20 inplace_move_construction(inplace_move_construction&& other) noexcept(
+        std::is_nothrow_move_constructible_v<T>) {
+        this->take_elements(other);
+    }
+    inplace_move_construction& operator=(const inplace_move_construction&) = default;
+    inplace_move_construction& operator=(inplace_move_construction&&) = default;
+    ~inplace_move_construction() = default;
+};
+
+template <class Derived, class T, std::size_t N,
+          bool = (std::is_trivially_copy_constructible_v<T> && std::is_trivially_copy_assignable_v<T> &&
+                  std::is_trivially_destructible_v<T>) ||
+                 N == 0>
+class inplace_copy_assignment : public inplace_move_construction<Derived, T, N> {};
+
+template <class Derived, class T, std::size_t N>
+class inplace_copy_assignment<Derived, T, N, false> : public inplace_move_construction<Derived, T, N> {
+protected:
+    inplace_copy_assignment() = default;
+    inplace_copy_assignment(const inplace_copy_assignment&) = default;
+    inplace_copy_assignment(inplace_copy_assignment&&) = default;
+    RELO_CONSTEXPR20 inplace_copy_assignment& operator=(const inplace_copy_assignment& other) {
+        this->copy_assign_from(other);
+        return *this;
+    }
+    inplace_copy_assignment& operator=(inplace_copy_assignment&&) = default;
+    ~inplace_copy_assignment() = default;
+};
+
+template <class Derived, class T, std::size_t N,
+          bool = (std::is_trivially_move_constructible_v<T> && std::is_trivially_move_assignable_v<T> &&
+                  std::is_trivially_destructible_v<T>) ||
+                 N == 0>
+class inplace_copy : public inplace_copy_assignment<Derived, T, N> {};
+
+template <class Derived, class T, std::size_t N>
+class inplace_copy<Derived, T, N, false> : public inplace_copy_assignment<Derived, T, N> {
+protected:
+    inplace_copy() = default;
+    inplace_copy(const inplace_copy&) = default;
+    inplace_copy(inplace_copy&&) = default;
+    inplace_copy& operator=(const inplace_copy&) = default;
+    RELO_CONSTEXPR20 inplace_copy& operator=(inplace_copy&& other) noexcept(
+        std::is_nothrow_move_constructible_v<T> && std::is_nothrow_move_assignable_v<T>) {
+        this->move_assign_from(other);
+        return *this;
+    }
+    ~inplace_copy() = default;
 };
 
 // Empty bases that each delete one special member when T lacks it, so that the container's defaulted
@@ -248,10 +321,12 @@ class inplace_vector : public detail::sequence_ops<inplace_vector<T, N>, T, deta
     using storage = detail::inplace_copy<inplace_vector<T, N>, T, N>;
     friend base;
     friend storage;
+    friend detail::inplace_access;
 
 public:
     using typename base::size_type;
     using typename base::value_type;  // (not the one of the private in-place constructor)
+    using typename base::reference;
 
     // ---------------------------------------------------------------------------------------------------
     // Construction: std::bad_alloc if more than N elements are asked for. Copies and moves are those of
@@ -259,18 +334,30 @@ public:
 
     // User-provided, so that value-initialization (inplace_vector<T, N>{}, a container's emplace_back())
     // does not zero the N slots first.
+#if RELO_HAS_CONCEPTS
+    // (N == 0: defaulted, so trivial, as C++26 asks; C++17 cannot choose, and keeps the one below.)
+    inplace_vector()
+        requires(N == 0)
+    = default;
+    RELO_CONSTEXPR20 inplace_vector() noexcept
+        requires(N != 0)
+    {}
+#else
     RELO_CONSTEXPR20 inplace_vector() noexcept {}
-    RELO_CONSTEXPR20 explicit inplace_vector(size_type n) { this->resize(n); }
-    RELO_CONSTEXPR20 inplace_vector(size_type n, const T& value) { this->assign(n, value); }
+#endif
+    RELO_CONSTEXPR20 explicit inplace_vector(size_type n) { this->construct_value_initialized(n); }
+    RELO_CONSTEXPR20 inplace_vector(size_type n, const T& value) { this->construct_filled(n, value); }
     template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
     RELO_CONSTEXPR20 inplace_vector(InputIt first, InputIt last) {
-        this->assign(std::move(first), std::move(last));
+        this->construct_from_range(std::move(first), std::move(last));
     }
-    RELO_CONSTEXPR20 inplace_vector(std::initializer_list<T> list) { this->assign(list); }
+    RELO_CONSTEXPR20 inplace_vector(std::initializer_list<T> list) {
+        this->construct_from_range(list.begin(), list.end());
+    }
 #if RELO_HAS_FROM_RANGE
     template <class R>
     RELO_CONSTEXPR20 inplace_vector(std::from_range_t, R&& range) {
-        this->assign_range(std::forward<R>(range));
+        this->construct_from_range(std::ranges::begin(range), std::ranges::end(range));
     }
 #endif
 
@@ -278,6 +365,11 @@ public:
         this->assign(list);
         return *this;
     }
+
+    /// As C++26 specifies, push_back returns the new element (std::vector's returns void). Throws
+    /// std::bad_alloc when full, and nothing changes.
+    RELO_CONSTEXPR20 reference push_back(const T& value) { return this->emplace_back(value); }
+    RELO_CONSTEXPR20 reference push_back(T&& value) { return this->emplace_back(std::move(value)); }
 
     // ---------------------------------------------------------------------------------------------------
     // Capacity is N, always.
@@ -295,7 +387,7 @@ public:
     /// and the longer container's extra elements relocate to the shorter one in one pass.
     RELO_CONSTEXPR20 void swap(inplace_vector& other) noexcept(
         std::is_nothrow_swappable_v<T> && detail::nothrow_relocate_v<constructor, T>) {
-        if (this != &other) this->swap_elements(other);
+        if (this != std::addressof(other)) this->swap_elements(other);
     }
 
 private:

@@ -88,6 +88,10 @@ public:
     constexpr page_allocator() noexcept = default;
     template <class U>
     constexpr page_allocator(const page_allocator<U, Policy>&) noexcept {}
+    /// From std::allocator (both are stateless): code ported from std::vector that passes
+    /// std::allocator<T>() to a constructor compiles unchanged.
+    template <class U>
+    constexpr page_allocator(const std::allocator<U>&) noexcept {}
 
     /// Blocks of at least this many bytes are large blocks (reserved mappings); smaller ones come from malloc.
     static constexpr std::size_t mapping_threshold() noexcept {

@@ -4,6 +4,7 @@
 
 #include "relo/growth.hpp"
 #include "relo/inplace_vector.hpp"
+#include "relo/optional_ref.hpp"
 #include "relo/page_allocator.hpp"
 #include "relo/relocation.hpp"
 #include "relo/small_vector.hpp"

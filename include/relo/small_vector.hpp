@@ -103,9 +103,10 @@ public:
     /// other's elements (other is left empty). Throws only if a heap block is needed here (other's
     /// elements do not fit and its block cannot be taken over) or moving an element throws.
     small_vector_base& operator=(small_vector_base&& other) {
-        if (this == &other) return *this;
+        if (this == std::addressof(other)) return *this;
         if constexpr (alloc_traits::propagate_on_container_move_assignment::value) {
-            if (!alloc_traits::is_always_equal::value && allocator() != other.allocator()) release_all();
+            // (!(a == b), not a != b: with std::rel_ops in scope, != is ambiguous for some allocators.)
+            if (!alloc_traits::is_always_equal::value && !(allocator() == other.allocator())) release_all();
             allocator() = std::move(other.allocator());
         }
         this->clear();
@@ -154,7 +155,7 @@ public:
     /// heap block may be allocated for the side that needs one). The allocators are swapped when
     /// propagate_on_container_swap says so; otherwise they must compare equal.
     void swap(small_vector_base& other) {
-        if (this == &other) return;
+        if (this == std::addressof(other)) return;
         if constexpr (alloc_traits::propagate_on_container_swap::value) {
             using std::swap;
             swap(allocator(), other.allocator());
@@ -205,7 +206,14 @@ protected:
         }
         const size_type n = other.size();
         if (n > this->capacity()) this->reserve(n);
-        detail::transfer_to_new_storage(allocator(), other.begin(), other.end(), this->begin());
+        if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
+            detail::transfer_to_new_storage(allocator(), other.begin(), other.end(), this->begin());
+        } else {
+            // Each allocator destroys what it constructed: the new elements are this one's, the old
+            // ones other's.
+            detail::uninitialized_move_if_noexcept(allocator(), other.begin(), other.end(), this->begin());
+            detail::destroy(other.allocator(), other.begin(), other.end());
+        }
         storage_.size = n;
         other.storage_.size = 0;
     }
@@ -303,6 +311,20 @@ private:
     void seq_grow(size_type required) { grow_to(grown_capacity(required), required); }
     void seq_release() noexcept { release_all(); }
     void seq_reserve(size_type n) { grow_to(n, n); }
+    template <class Build>
+    void seq_grow_emplacing(size_type required, Build&& build) {
+        const size_type want = grown_capacity(required);
+        const size_type old_size = this->size();
+        if (is_on_heap()) {
+            set_heap(growth::reallocate_emplacing(allocator(), heap_block(), want, required, build));
+        } else {
+            set_heap(growth::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
+        }
+        if (this->size() == old_size) {  // grown in place: nothing moved, and the element is built here
+            build(this->end());
+            ++storage_.size;
+        }
+    }
     void seq_grow_with_gap(size_type required, size_type at, size_type n) {
         const size_type want = grown_capacity(required);
         if (is_on_heap()) {
@@ -351,39 +373,40 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Construction, as relo::vector's. Nothing is allocated while the elements fit inline.
 
-    small_vector() noexcept(noexcept(Allocator())) : small_vector(Allocator()) {}
+    template <class A = Allocator, std::enable_if_t<std::is_default_constructible_v<A>, int> = 0>
+    small_vector() noexcept(std::is_nothrow_default_constructible_v<A>) : small_vector(Allocator()) {}
     explicit small_vector(const Allocator& alloc) noexcept : base(N, alloc) { check_layout(); }
     explicit small_vector(size_type n, const Allocator& alloc = Allocator()) : small_vector(alloc) {
-        guarded([&] { this->resize(n); });
+        guarded([&] { this->construct_value_initialized(n); });
     }
     small_vector(size_type n, const T& value, const Allocator& alloc = Allocator()) : small_vector(alloc) {
-        guarded([&] { this->assign(n, value); });
+        guarded([&] { this->construct_filled(n, value); });
     }
     template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
     small_vector(InputIt first, InputIt last, const Allocator& alloc = Allocator()) : small_vector(alloc) {
-        guarded([&] { this->assign(std::move(first), std::move(last)); });
+        guarded([&] { this->construct_from_range(std::move(first), std::move(last)); });
     }
     small_vector(std::initializer_list<T> list, const Allocator& alloc = Allocator()) : small_vector(alloc) {
-        guarded([&] { this->assign(list); });
+        guarded([&] { this->construct_from_range(list.begin(), list.end()); });
     }
 #if RELO_HAS_FROM_RANGE
     template <class R>
     small_vector(std::from_range_t, R&& range, const Allocator& alloc = Allocator()) : small_vector(alloc) {
-        guarded([&] { this->assign_range(std::forward<R>(range)); });
+        guarded([&] { this->construct_from_range(std::ranges::begin(range), std::ranges::end(range)); });
     }
 #endif
 
     small_vector(const small_vector& other)
         : small_vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
-        guarded([&] { this->assign(other.begin(), other.end()); });
+        guarded([&] { this->construct_from_range(other.begin(), other.end()); });
     }
     /// A copy of a small vector of any inline capacity.
     explicit small_vector(const base& other)
         : small_vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
-        guarded([&] { this->assign(other.begin(), other.end()); });
+        guarded([&] { this->construct_from_range(other.begin(), other.end()); });
     }
     small_vector(const small_vector& other, const std::common_type_t<Allocator>& alloc) : small_vector(alloc) {
-        guarded([&] { this->assign(other.begin(), other.end()); });
+        guarded([&] { this->construct_from_range(other.begin(), other.end()); });
     }
     /// Takes other's heap block, or relocates its inline elements; other is left empty.
     small_vector(small_vector&& other) noexcept(detail::nothrow_relocate_v<Allocator, T>)
@@ -427,7 +450,7 @@ private:
     detail::small_vector_slots<T, N> slots_;
 
     void check_layout() noexcept {
-        RELO_EXPECTS(reinterpret_cast<unsigned char*>(&slots_) == this->slots_address());
+        RELO_EXPECTS(reinterpret_cast<unsigned char*>(std::addressof(slots_)) == this->slots_address());
     }
 
     /// Runs a constructor's body; if it throws, the elements built so far are destroyed and the heap
@@ -444,7 +467,7 @@ private:
 };
 
 template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
-          std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+          std::enable_if_t<detail::is_input_iterator_v<InputIt> && detail::is_allocator_v<Alloc>, int> = 0>
 small_vector(InputIt, InputIt, Alloc = Alloc())
     -> small_vector<typename std::iterator_traits<InputIt>::value_type,
                     detail::default_small_capacity<typename std::iterator_traits<InputIt>::value_type>, Alloc>;

@@ -62,37 +62,39 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Construction. Every constructor that allocates gives the strong guarantee (nothing leaks).
 
-    RELO_CONSTEXPR20 vector() noexcept(noexcept(Allocator())) : vector(Allocator()) {}
+    // (A template, so that it drops out for an allocator without a default constructor, and its noexcept
+    // asks a trait instead of failing to compile.)
+    template <class A = Allocator, std::enable_if_t<std::is_default_constructible_v<A>, int> = 0>
+    RELO_CONSTEXPR20 vector() noexcept(std::is_nothrow_default_constructible_v<A>) : vector(Allocator()) {}
     RELO_CONSTEXPR20 explicit vector(const Allocator& alloc) noexcept : storage_(alloc) {}
 
     /// n value-initialized elements.
     RELO_CONSTEXPR20 explicit vector(size_type n, const Allocator& alloc = Allocator()) : vector(alloc) {
-        this->reserve(n);
-        this->resize(n);
+        this->construct_value_initialized(n);
     }
     RELO_CONSTEXPR20 vector(size_type n, const T& value, const Allocator& alloc = Allocator()) : vector(alloc) {
-        this->assign(n, value);
+        this->construct_filled(n, value);
     }
     template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
     RELO_CONSTEXPR20 vector(InputIt first, InputIt last, const Allocator& alloc = Allocator()) : vector(alloc) {
-        this->assign(std::move(first), std::move(last));
+        this->construct_from_range(std::move(first), std::move(last));
     }
     RELO_CONSTEXPR20 vector(std::initializer_list<T> list, const Allocator& alloc = Allocator()) : vector(alloc) {
-        this->assign(list);
+        this->construct_from_range(list.begin(), list.end());
     }
 #if RELO_HAS_FROM_RANGE
     template <class R>
     RELO_CONSTEXPR20 vector(std::from_range_t, R&& range, const Allocator& alloc = Allocator()) : vector(alloc) {
-        this->assign_range(std::forward<R>(range));
+        this->construct_from_range(std::ranges::begin(range), std::ranges::end(range));
     }
 #endif
 
     RELO_CONSTEXPR20 vector(const vector& other)
         : vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
-        this->assign(other.begin(), other.end());
+        this->construct_from_range(other.begin(), other.end());
     }
     RELO_CONSTEXPR20 vector(const vector& other, const std::common_type_t<Allocator>& alloc) : vector(alloc) {
-        this->assign(other.begin(), other.end());
+        this->construct_from_range(other.begin(), other.end());
     }
     RELO_CONSTEXPR20 vector(vector&& other) noexcept : storage_(std::move(other.storage_.allocator())) {
         steal(other);
@@ -101,7 +103,7 @@ public:
         if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
             steal(other);
         } else {
-            this->assign(std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
+            this->construct_from_range(std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
         }
     }
 
@@ -117,7 +119,7 @@ public:
 
     RELO_CONSTEXPR20 vector& operator=(vector&& other) noexcept(
         alloc_traits::propagate_on_container_move_assignment::value || alloc_traits::is_always_equal::value) {
-        if (this == &other) return *this;
+        if (this == std::addressof(other)) return *this;
         constexpr bool steals = alloc_traits::propagate_on_container_move_assignment::value ||
                                 alloc_traits::is_always_equal::value;
         if (steals || allocator() == other.allocator()) {
@@ -207,6 +209,16 @@ private:
         return want;
     }
 
+    template <class Build>
+    RELO_CONSTEXPR20 void seq_grow_emplacing(size_type required, Build&& build) {
+        const size_type old_size = this->size();
+        adopt(growth::reallocate_emplacing(growth_allocator(), current_block(), grown_capacity(required), required, build));
+        if (this->size() == old_size) {  // grown in place: nothing moved, and the element is built here
+            build(storage_.end);
+            ++storage_.end;
+        }
+    }
+
     RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(growth::reallocate(growth_allocator(), current_block(), n, n)); }
 
     RELO_CONSTEXPR20 void seq_release() noexcept { release_storage(); }
@@ -255,7 +267,7 @@ private:
 };
 
 template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
-          std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+          std::enable_if_t<detail::is_input_iterator_v<InputIt> && detail::is_allocator_v<Alloc>, int> = 0>
 vector(InputIt, InputIt, Alloc = Alloc()) -> vector<typename std::iterator_traits<InputIt>::value_type, Alloc>;
 
 /// Erases every element equal to value; returns how many (the counterpart of std::erase).

@@ -29,6 +29,16 @@ struct allocation_result {
 
 namespace detail {
 
+/// What qualifies as an allocator for a deduction guide ([container.reqmts]): a value_type, and
+/// allocate(size_t).
+template <class A, class = void>
+struct is_allocator : std::false_type {};
+template <class A>
+struct is_allocator<A, std::void_t<typename A::value_type, decltype(std::declval<A&>().allocate(std::size_t{}))>>
+    : std::true_type {};
+template <class A>
+inline constexpr bool is_allocator_v = is_allocator<A>::value;
+
 template <class A, class = void>
 struct has_allocate_at_least : std::false_type {};
 template <class A>

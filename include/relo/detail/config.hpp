@@ -18,7 +18,8 @@
 #define RELO_CONSTEXPR20 inline
 #endif
 
-#if __cplusplus >= 202002L && defined(__cpp_lib_three_way_comparison) && defined(__cpp_impl_three_way_comparison)
+#if __cplusplus >= 202002L && defined(__cpp_lib_three_way_comparison) && defined(__cpp_impl_three_way_comparison) && \
+    defined(__cpp_concepts)
 #define RELO_HAS_THREE_WAY 1
 #else
 #define RELO_HAS_THREE_WAY 0

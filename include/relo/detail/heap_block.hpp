@@ -10,6 +10,7 @@
 #define RELO_DETAIL_HEAP_BLOCK_HPP
 
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
@@ -54,6 +55,75 @@ struct block_growth {
     RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate(allocator_arg a, block b, size_type want, size_type need) {
         if (grow_keeping_elements_in_place(a, b, want, need)) return b;
         return move_to(a, b, allocate_at_least(a, want));
+    }
+
+    /// Grows block b as reallocate() does and constructs one more element at its end with build(slot)
+    /// while the old elements are still where they were, so that build may read them (emplace_back's
+    /// arguments may be elements): in a fresh block before the old elements move there, or, where the
+    /// allocator moves the bytes of trivially relocatable elements (reallocate), in a raw slot first, then
+    /// moved to its place as bytes. No move of the new element either way. When the block grows in place
+    /// (try_expand) nothing moves, and the element is not built: the returned block has b's size, and the
+    /// caller builds it after recording the new capacity. Strong guarantee: on a throw b is unchanged.
+    template <class Build>
+    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate_emplacing(allocator_arg a, block b, size_type want,
+                                                                     size_type need, Build& build) {
+        if (b.begin != nullptr && !is_constant_evaluated()) {
+            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+                alignas(T) unsigned char slot[sizeof(T)];
+                T* built = reinterpret_cast<T*>(slot);
+                build(built);
+                try {
+                    const size_type size = b.size();
+                    T* p = a.reallocate(b.begin, b.capacity(), want);
+                    b = {p, p + size, p + want};
+                } catch (...) {
+                    destroy(a, built);
+                    throw;
+                }
+                std::memcpy(static_cast<void*>(b.end), static_cast<const void*>(built), sizeof(T));
+                ++b.end;
+                return b;
+            } else if constexpr (has_try_expand<Alloc>::value) {
+                const size_type expanded = expand_in_place(a, b, need, want);
+                if (expanded != 0) {
+                    b.capacity_end = b.begin + expanded;
+                    return b;
+                }
+            }
+        }
+        return move_to_emplacing(a, b, allocate_at_least(a, want), build);
+    }
+
+    /// transfer_emplacing, then b's storage is freed.
+    template <class Build>
+    static RELO_CONSTEXPR20 block move_to_emplacing(Alloc& a, const block& b, allocation_result<T*> fresh, Build& build) {
+        const block moved = transfer_emplacing(a, b, fresh, build);
+        if (b.begin != nullptr) alloc_traits::deallocate(a, b.begin, b.capacity());
+        return moved;
+    }
+
+    /// Constructs one element with build(slot) at index b.size() of `fresh`, then moves b's elements into
+    /// `fresh` in front of it, leaving b's storage (which the caller owns) empty. If anything throws,
+    /// `fresh` is freed and b is unchanged.
+    template <class Build>
+    static RELO_CONSTEXPR20 block transfer_emplacing(Alloc& a, const block& b, allocation_result<T*> fresh, Build& build) {
+        T* const slot = fresh.ptr + b.size();
+        try {
+            build(slot);
+        } catch (...) {
+            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            throw;
+        }
+        if (b.begin != nullptr) {
+            try {
+                transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
+            } catch (...) {
+                destroy(a, slot);
+                alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+                throw;
+            }
+        }
+        return {fresh.ptr, slot + 1, fresh.ptr + fresh.count};
     }
 
     /// Grows block b as reallocate() does and opens a gap of n raw slots at index `at` on the way: the

@@ -31,6 +31,10 @@
 //                                            seq_grow, and the elements [at, size) relocated to
 //                                            [at + n, size + n) (the end is left as it was); only called
 //                                            for elements that relocate without throwing
+//   void seq_grow_emplacing(size_type required, Build b)
+//                                            seq_grow, and one element more at the end, which b(slot)
+//                                            constructs while the old elements are still where they were
+//                                            (b may read them); strong guarantee
 //   void seq_rebuild(size_type n, Build b)   new storage for n elements, b(dest) constructs them there,
 //                                            then the old elements are destroyed (strong guarantee)
 //   void seq_release() noexcept              destroys the elements and gives the storage back (copy
@@ -75,9 +79,24 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/uninitialized.hpp"
+#include "relo/optional_ref.hpp"
 #include "relo/relocation.hpp"
 
 namespace relo::detail {
+
+#if RELO_HAS_THREE_WAY
+/// What the standard's exposition-only synth-three-way accepts: <=>, or < both ways.
+template <class T>
+concept synth_three_way_comparable = std::three_way_comparable<T> || requires(const T& a, const T& b) {
+    { a < b } -> std::convertible_to<bool>;
+    { b < a } -> std::convertible_to<bool>;
+};
+/// Elements a container's == can compare.
+template <class T>
+concept element_equality_comparable = requires(const T& a, const T& b) {
+    { a == b } -> std::convertible_to<bool>;
+};
+#endif
 
 template <class It, class = void>
 struct iterator_category_of {
@@ -126,12 +145,10 @@ public:
     using reverse_iterator = std::reverse_iterator<iterator>;
     using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
-    static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::value_type, T>,
-                  "relo: the allocator's value_type must be the element type");
-    static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::pointer, T*>,
-                  "relo: allocators with fancy pointers are not supported");
-    static_assert(!std::is_const_v<T> && !std::is_reference_v<T> && std::is_destructible_v<T>,
-                  "relo: elements must be non-const, destructible object types");
+    // Nothing here may need T complete: [vector.overview] allows an incomplete T until a member is used
+    // (struct node { relo::vector<node> children; }), and a T whose destructor only the allocator's
+    // destroy() can reach is Erasable.
+    static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, "relo: elements must be non-const object types");
 
     // ---------------------------------------------------------------------------------------------------
     // Element access. at() throws std::out_of_range; the others have preconditions (checked in
@@ -234,12 +251,13 @@ public:
         if constexpr (Derived::seq_fixed_capacity) {
             Derived::seq_too_large("relo: the container is full");
         } else if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
-                             std::is_constructible_v<T, Args&&...>) {
+                             std::is_constructible_v<T, Args&&...> && std::is_destructible_v<T>) {
             // A small value is copied first (it may be an element that growth moves): then the caller's
             // argument need not live in memory, and a push_back loop keeps it in a register.
-            const T value(std::forward<Args>(args)...);
+            // (Moved in, not copied: a trivially copyable T may still be move-only.)
+            T value(std::forward<Args>(args)...);
             grow_for_push();
-            return fast_emplace_back(value);
+            return fast_emplace_back(std::move(value));
         } else if constexpr (Derived::seq_grows_out_of_line) {
             return grow_and_emplace_back_out_of_line(std::forward<Args>(args)...);
         } else {
@@ -266,18 +284,19 @@ public:
         return fast_emplace_back(std::forward<Args>(args)...);
     }
 
-    /// Appends without ever growing: a pointer to the new element, or nullptr (and no effect, an rvalue
-    /// argument untouched) when size() == capacity().
+    /// Appends without ever growing: the new element, or an empty optional_ref (and no effect, an rvalue
+    /// argument untouched) when size() == capacity(). (C++26's inplace_vector returns
+    /// std::optional<T&>; relo::optional_ref is that type where the library has it.)
     template <class... Args>
-    RELO_CONSTEXPR20 T* try_emplace_back(Args&&... args) {
+    RELO_CONSTEXPR20 optional_ref<T> try_emplace_back(Args&&... args) {
+        if (self().seq_full()) return std::nullopt;
         T* e = self().seq_end();
-        if (e == self().seq_capacity_end()) return nullptr;
         construct(alloc(), e, std::forward<Args>(args)...);
         self().seq_added_one();
-        return e;
+        return *e;
     }
-    RELO_CONSTEXPR20 T* try_push_back(const T& value) { return try_emplace_back(value); }
-    RELO_CONSTEXPR20 T* try_push_back(T&& value) { return try_emplace_back(std::move(value)); }
+    RELO_CONSTEXPR20 optional_ref<T> try_push_back(const T& value) { return try_emplace_back(value); }
+    RELO_CONSTEXPR20 optional_ref<T> try_push_back(T&& value) { return try_emplace_back(std::move(value)); }
 
     /// Precondition: !empty().
     RELO_CONSTEXPR20 void pop_back() noexcept {
@@ -419,11 +438,20 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Comparisons (lexicographic, as std::vector's) and swap, found by argument-dependent lookup.
 
-    friend RELO_CONSTEXPR20 bool operator==(const Derived& l, const Derived& r) {
+    // In C++20 both are constrained on what the elements offer (as synth-three-way constrains <=>), so
+    // asking std::three_way_comparable or std::equality_comparable of a container whose elements lack
+    // the operator answers false instead of failing to compile.
+    friend RELO_CONSTEXPR20 bool operator==(const Derived& l, const Derived& r)
+#if RELO_HAS_THREE_WAY
+        requires element_equality_comparable<T>
+#endif
+    {
         return l.size() == r.size() && std::equal(l.begin(), l.end(), r.begin());
     }
 #if RELO_HAS_THREE_WAY
-    friend RELO_CONSTEXPR20 auto operator<=>(const Derived& l, const Derived& r) {
+    friend RELO_CONSTEXPR20 auto operator<=>(const Derived& l, const Derived& r)
+        requires synth_three_way_comparable<T>
+    {
         return std::lexicographical_compare_three_way(l.begin(), l.end(), r.begin(), r.end(), synth_three_way{});
     }
 #else
@@ -496,6 +524,9 @@ protected:
             static_assert(requires(D& d, size_type n) { d.seq_grow_with_gap(n, n, n); },
                           "relo storage contract (growable): void seq_grow_with_gap(size_type required, "
                           "size_type at, size_type n)");
+            static_assert(requires(D& d, size_type n, void (*build)(T*)) { d.seq_grow_emplacing(n, build); },
+                          "relo storage contract (growable): template <class Build> void "
+                          "seq_grow_emplacing(size_type required, Build build)");
             static_assert(requires(D& d, size_type n, void (*build)(T*)) { d.seq_rebuild(n, build); },
                           "relo storage contract (growable): template <class Build> void "
                           "seq_rebuild(size_type n, Build build)");
@@ -521,13 +552,28 @@ protected:
         constexpr T* operator()(size_type s) const noexcept { return first + (s < gap_at ? s : s + gap_size); }
     };
 
+    // The class's requirements on its arguments are checked where a member is used, not at class scope:
+    // a class-scope check would make class template argument deduction fail hard on a candidate that
+    // should merely drop out (vector(first, last, alloc) tries vector<It, Alloc> on the way).
+    static constexpr bool arguments_fit() {
+        static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::value_type, T>,
+                      "relo: the allocator's value_type must be the element type");
+        static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::pointer, T*>,
+                      "relo: allocators with fancy pointers are not supported");
+        return true;
+    }
+
     RELO_CONSTEXPR20 Derived& self() noexcept {
+        static_assert(arguments_fit());
 #if RELO_HAS_CONCEPTS
         static_assert(storage_contract_holds<Derived>());
 #endif
         return static_cast<Derived&>(*this);
     }
-    RELO_CONSTEXPR20 const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+    RELO_CONSTEXPR20 const Derived& self() const noexcept {
+        static_assert(arguments_fit());
+        return static_cast<const Derived&>(*this);
+    }
     RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
 
     RELO_CONSTEXPR20 size_type index_of_position(const_iterator pos) const noexcept {
@@ -570,7 +616,7 @@ protected:
         if (std::addressof(other) == std::addressof(self())) return;
         using traits = std::allocator_traits<Alloc>;
         if constexpr (traits::propagate_on_container_copy_assignment::value) {
-            if (!traits::is_always_equal::value && alloc() != other.get_allocator()) self().seq_release();
+            if (!traits::is_always_equal::value && !(alloc() == other.get_allocator())) self().seq_release();
             alloc() = other.get_allocator();
         }
         assign(other.begin(), other.end());
@@ -618,21 +664,12 @@ protected:
     // Precondition: the storage is full and can grow.
     template <class... Args>
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference grow_and_emplace_back(Args&&... args) {
-        if constexpr (sizeof...(Args) == 0) {
-            ensure_room_for(1);
-            return fast_emplace_back();
-        } else if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
-            // push_back(v[i]): growth may move v[i], so remember its index, not its address.
-            const size_type src = (index_of_element(std::addressof(args)), ...);
-            ensure_room_for(1);
-            if (src == npos) return fast_emplace_back(std::forward<Args>(args)...);
-            return fast_emplace_back(static_cast<Args&&>(begin()[src])...);
-        } else {
-            // Arbitrary arguments may refer into the storage that growth moves: build the value first.
-            T value(std::forward<Args>(args)...);
-            ensure_room_for(1);
-            return fast_emplace_back(std::move(value));
-        }
+        // The arguments may refer to elements that growth moves (push_back(v[0])): the storage builds the
+        // new element while the old ones are still in place, and it is never moved ([sequence.reqmts]
+        // asks emplace_back for EmplaceConstructible and MoveInsertable, not for a temporary).
+        (void)must_grow_for(1);
+        self().seq_grow_emplacing(size() + 1, [&](T* slot) { construct(alloc(), slot, std::forward<Args>(args)...); });
+        return back();
     }
 
     template <class V>
@@ -740,7 +777,12 @@ protected:
             const size_type old_size = size();
             T* out = begin();
             // Element-wise assignment front to back is safe even when the source is a later part of *this.
-            for (size_type k = 0; k != std::min(n, old_size); ++k, ++out, ++first) *out = *first;
+            // (Separate statements: a user's iterator may overload the comma operator.)
+            for (size_type k = 0; k != std::min(n, old_size); ++k) {
+                *out = *first;
+                ++out;
+                ++first;
+            }
             if (n > old_size) {
                 uninitialized_copy_range(first, n - old_size, out);
                 self().seq_set_end(begin() + n);
@@ -750,12 +792,49 @@ protected:
         } else {
             T* out = begin();
             T* old_end = end();
-            for (; first != last && out != old_end; ++first, ++out) *out = *first;
+            for (; first != last && out != old_end; ++out) {
+                *out = *first;
+                ++first;
+            }
             if (out != old_end) {
                 truncate(out);
             } else {
                 for (; first != last; ++first) emplace_back(*first);
             }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Construction into an empty container, for the containers' constructors. T needs only what building
+    // its elements needs, never assignment or a move: [sequence.reqmts] asks X(n) for DefaultInsertable
+    // and X(i, j) for EmplaceConstructible from *i (and MoveInsertable for single-pass iterators only).
+
+    /// n elements that build(dest) constructs at dest (destroying them if it throws), in storage made
+    /// for them when the present one is too small. Precondition: empty().
+    template <class Build>
+    RELO_CONSTEXPR20 void construct_with(size_type n, Build&& build) {
+        RELO_EXPECTS(empty());
+        if (n > capacity()) {
+            if (n > max_size()) Derived::seq_too_large("relo: size would exceed max_size()");
+            if constexpr (!Derived::seq_fixed_capacity) self().seq_rebuild(n, build);
+            return;
+        }
+        build(begin());
+        self().seq_set_end(begin() + n);
+    }
+    RELO_CONSTEXPR20 void construct_value_initialized(size_type n) {
+        construct_with(n, [&](T* dest) { uninitialized_value_construct_n(alloc(), dest, n); });
+    }
+    RELO_CONSTEXPR20 void construct_filled(size_type n, const T& value) {
+        construct_with(n, [&](T* dest) { uninitialized_fill_n(alloc(), dest, n, value); });
+    }
+    template <class It, class Sent>
+    RELO_CONSTEXPR20 void construct_from_range(It first, Sent last) {
+        if constexpr (is_forward_iterator_v<It>) {
+            const size_type n = range_length(first, last);
+            construct_with(n, [&](T* dest) { uninitialized_copy_range(first, n, dest); });
+        } else {
+            for (; first != last; ++first) emplace_back(*first);
         }
     }
 

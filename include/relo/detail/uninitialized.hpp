@@ -116,8 +116,9 @@ inline constexpr bool is_contiguous_iterator_v =
 template <class A, class It, class T>
 RELO_CONSTEXPR20 T* uninitialized_copy_n(A& a, It first, std::size_t n, T* dest) {
     if constexpr (is_contiguous_iterator_v<It>) {
-        using Src = std::remove_cv_t<std::remove_reference_t<decltype(*first)>>;
-        if constexpr (std::is_same_v<Src, T> && copy_as_bytes_v<A, T>) {
+        using Src = std::remove_reference_t<decltype(*first)>;
+        // (Not from volatile elements: each must be read as the program says, and memcpy cannot.)
+        if constexpr (!std::is_volatile_v<Src> && std::is_same_v<std::remove_const_t<Src>, T> && copy_as_bytes_v<A, T>) {
             if (!is_constant_evaluated()) {
                 if (n != 0)
                     std::memcpy(static_cast<void*>(dest), static_cast<const void*>(std::addressof(*first)), n * sizeof(T));
@@ -135,12 +136,16 @@ RELO_CONSTEXPR20 T* uninitialized_copy_n(A& a, It first, std::size_t n, T* dest)
 template <class A, class T>
 RELO_CONSTEXPR20 T* uninitialized_move_if_noexcept(A& a, T* first, T* last, T* dest) {
     if constexpr (copy_as_bytes_v<A, T>) {
-        return uninitialized_copy_n(a, first, static_cast<std::size_t>(last - first), dest);
-    } else {
-        construction_guard<A, T> guard(a, dest);
-        for (; first != last; ++first, guard.advance()) construct(a, guard.current(), std::move_if_noexcept(*first));
-        return guard.release();
+        // (Bytes, not uninitialized_copy_n: a trivially copyable T may be move-only.)
+        if (!is_constant_evaluated()) {
+            const auto n = static_cast<std::size_t>(last - first);
+            if (n != 0) std::memcpy(static_cast<void*>(dest), static_cast<const void*>(first), n * sizeof(T));
+            return dest + n;
+        }
     }
+    construction_guard<A, T> guard(a, dest);
+    for (; first != last; ++first, guard.advance()) construct(a, guard.current(), std::move_if_noexcept(*first));
+    return guard.release();
 }
 
 /// Relocates [first, last) to dest, where dest <= first or the ranges do not overlap (moving elements

@@ -1,0 +1,71 @@
+// relo/optional_ref.hpp — what the containers' try_push_back / try_emplace_back return.
+//
+// C++26's inplace_vector returns std::optional<T&> from try_push_back and try_emplace_back (P0843R14).
+// relo::optional_ref<T> is that type where the standard library has it (P2988, __cpp_lib_optional >=
+// 202506), and elsewhere a small class with the same interface: has_value() / explicit operator bool, *,
+// ->, value() (throws std::bad_optional_access), value_or(), and comparison with std::nullopt. Code
+// written against it compiles unchanged once the library has std::optional<T&>.
+#ifndef RELO_OPTIONAL_REF_HPP
+#define RELO_OPTIONAL_REF_HPP
+
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace relo {
+
+#if defined(__cpp_lib_optional) && __cpp_lib_optional >= 202506L
+
+template <class T>
+using optional_ref = std::optional<T&>;
+
+#else
+
+/// An optional reference: empty, or referring to one T (never owning it).
+template <class T>
+class optional_ref {
+public:
+    using value_type = T;
+
+    constexpr optional_ref() noexcept = default;
+    constexpr optional_ref(std::nullopt_t) noexcept {}
+    /// Refers to `target` (an lvalue: a temporary cannot be referred to).
+    template <class U, std::enable_if_t<std::is_lvalue_reference_v<U&&> &&
+                                            std::is_convertible_v<std::remove_reference_t<U>*, T*>,
+                                        int> = 0>
+    constexpr optional_ref(U&& target) noexcept : target_(std::addressof(target)) {}
+
+    constexpr bool has_value() const noexcept { return target_ != nullptr; }
+    constexpr explicit operator bool() const noexcept { return has_value(); }
+
+    /// Precondition: has_value().
+    constexpr T& operator*() const noexcept { return *target_; }
+    constexpr T* operator->() const noexcept { return target_; }
+    constexpr T& value() const {
+        if (target_ == nullptr) throw std::bad_optional_access();
+        return *target_;
+    }
+    template <class U>
+    constexpr std::remove_cv_t<T> value_or(U&& fallback) const {
+        return target_ != nullptr ? *target_ : static_cast<std::remove_cv_t<T>>(std::forward<U>(fallback));
+    }
+
+    constexpr void reset() noexcept { target_ = nullptr; }
+
+    friend constexpr bool operator==(const optional_ref& o, std::nullopt_t) noexcept { return !o.has_value(); }
+#if !(defined(__cpp_impl_three_way_comparison) && __cplusplus >= 202002L)
+    friend constexpr bool operator==(std::nullopt_t, const optional_ref& o) noexcept { return !o.has_value(); }
+    friend constexpr bool operator!=(const optional_ref& o, std::nullopt_t) noexcept { return o.has_value(); }
+    friend constexpr bool operator!=(std::nullopt_t, const optional_ref& o) noexcept { return o.has_value(); }
+#endif
+
+private:
+    T* target_ = nullptr;
+};
+
+#endif
+
+}  // namespace relo
+
+#endif  // RELO_OPTIONAL_REF_HPP
