@@ -1,0 +1,458 @@
+// tests/conformance/conformance.hpp — what the conformance tests share: the containers under test, element
+// types that ask as little of a container as the standard allows (or that are hostile to careless code),
+// and an allocator that checks every construct, destroy and deallocate.
+//
+// The tests are written from the wording of the standard ([container.reqmts], [sequence.reqmts],
+// [container.alloc.reqmts], [vector.*], [inplace.vector.*]), one file per clause; each runs for every
+// container the clause applies to, against std::vector as the model of the contents.
+#ifndef RELO_TESTS_CONFORMANCE_HPP
+#define RELO_TESTS_CONFORMANCE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <random>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "relo/inplace_vector.hpp"
+#include "relo/small_vector.hpp"
+#include "relo/vector.hpp"
+
+namespace conformance {
+
+// ---- The containers. A family maps an element type (and, for allocator-aware containers, an allocator)
+// to a container type.
+
+struct vector_family {
+    template <class T, class A = relo::default_allocator<T>>
+    using type = relo::vector<T, A>;
+    static constexpr bool allocator_aware = true;
+    static constexpr bool fixed_capacity = false;
+    static constexpr std::size_t capacity = std::size_t(-1);
+    static constexpr const char* name = "vector";
+};
+
+/// Four elements inline: the tests cross from the slots to the heap.
+struct small_vector_family {
+    template <class T, class A = relo::default_allocator<T>>
+    using type = relo::small_vector<T, 4, A>;
+    static constexpr bool allocator_aware = true;
+    static constexpr bool fixed_capacity = false;
+    static constexpr std::size_t capacity = std::size_t(-1);
+    static constexpr const char* name = "small_vector";
+};
+
+struct inplace_vector_family {
+    template <class T, class A = void>
+    using type = relo::inplace_vector<T, 64>;
+    static constexpr bool allocator_aware = false;
+    static constexpr bool fixed_capacity = true;
+    static constexpr std::size_t capacity = 64;
+    static constexpr const char* name = "inplace_vector";
+};
+
+using all_families = ::testing::Types<vector_family, small_vector_family, inplace_vector_family>;
+using allocator_aware_families = ::testing::Types<vector_family, small_vector_family>;
+
+struct family_names {
+    template <class F>
+    static std::string GetName(int) {
+        return F::name;
+    }
+};
+
+/// The contents as a std::vector (the model every test compares with).
+template <class C>
+auto contents(const C& c) {
+    return std::vector<typename C::value_type>(c.begin(), c.end());
+}
+
+/// n values from a fixed seed.
+inline std::vector<int> random_values(std::size_t n, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_int_distribution<int> dist(-1000, 1000);
+    std::vector<int> v(n);
+    for (int& x : v) x = dist(gen);
+    return v;
+}
+
+// ---- Element types.
+
+/// Counts live objects of every counted type, to find leaks and double destructions.
+struct live_objects {
+    static inline long count = 0;
+};
+
+/// A value type whose five special members are each user-provided or defaulted by a bit of Mask
+/// (bit 0: copy constructor, 1: move constructor, 2: copy assignment, 3: move assignment, 4: destructor),
+/// so that all 32 combinations of trivial and user-provided members can be instantiated (in C++17 too:
+/// one base layer per member).
+namespace special_layers {
+template <bool User>
+struct destructor_layer {
+    int value = 0;
+    destructor_layer() = default;
+    explicit destructor_layer(int v) : value(v) {}
+};
+template <>
+struct destructor_layer<true> {
+    int value = 0;
+    destructor_layer() = default;
+    explicit destructor_layer(int v) : value(v) {}
+    destructor_layer(const destructor_layer&) = default;
+    destructor_layer(destructor_layer&&) = default;
+    destructor_layer& operator=(const destructor_layer&) = default;
+    destructor_layer& operator=(destructor_layer&&) = default;
+    ~destructor_layer() { value = -7; }
+};
+
+template <bool User, class Base>
+struct copy_constructor_layer : Base {
+    using Base::Base;
+};
+template <class Base>
+struct copy_constructor_layer<true, Base> : Base {
+    using Base::Base;
+    copy_constructor_layer() = default;
+    copy_constructor_layer(const copy_constructor_layer& o) : Base(o.value) {}
+    copy_constructor_layer(copy_constructor_layer&&) = default;
+    copy_constructor_layer& operator=(const copy_constructor_layer&) = default;
+    copy_constructor_layer& operator=(copy_constructor_layer&&) = default;
+};
+
+template <bool User, class Base>
+struct move_constructor_layer : Base {
+    using Base::Base;
+};
+template <class Base>
+struct move_constructor_layer<true, Base> : Base {
+    using Base::Base;
+    move_constructor_layer() = default;
+    move_constructor_layer(const move_constructor_layer&) = default;
+    move_constructor_layer(move_constructor_layer&& o) noexcept : Base(o.value) {}
+    move_constructor_layer& operator=(const move_constructor_layer&) = default;
+    move_constructor_layer& operator=(move_constructor_layer&&) = default;
+};
+
+template <bool User, class Base>
+struct copy_assignment_layer : Base {
+    using Base::Base;
+};
+template <class Base>
+struct copy_assignment_layer<true, Base> : Base {
+    using Base::Base;
+    copy_assignment_layer() = default;
+    copy_assignment_layer(const copy_assignment_layer&) = default;
+    copy_assignment_layer(copy_assignment_layer&&) = default;
+    copy_assignment_layer& operator=(const copy_assignment_layer& o) {
+        this->value = o.value;
+        return *this;
+    }
+    copy_assignment_layer& operator=(copy_assignment_layer&&) = default;
+};
+
+template <bool User, class Base>
+struct move_assignment_layer : Base {
+    using Base::Base;
+};
+template <class Base>
+struct move_assignment_layer<true, Base> : Base {
+    using Base::Base;
+    move_assignment_layer() = default;
+    move_assignment_layer(const move_assignment_layer&) = default;
+    move_assignment_layer(move_assignment_layer&&) = default;
+    move_assignment_layer& operator=(const move_assignment_layer&) = default;
+    move_assignment_layer& operator=(move_assignment_layer&& o) noexcept {
+        this->value = o.value;
+        return *this;
+    }
+};
+}  // namespace special_layers
+
+template <unsigned Mask>
+struct special
+    : special_layers::move_assignment_layer<
+          (Mask & 8u) != 0,
+          special_layers::copy_assignment_layer<
+              (Mask & 4u) != 0,
+              special_layers::move_constructor_layer<
+                  (Mask & 2u) != 0,
+                  special_layers::copy_constructor_layer<(Mask & 1u) != 0,
+                                                         special_layers::destructor_layer<(Mask & 16u) != 0>>>>> {
+    using base = special_layers::move_assignment_layer<
+        (Mask & 8u) != 0,
+        special_layers::copy_assignment_layer<
+            (Mask & 4u) != 0,
+            special_layers::move_constructor_layer<
+                (Mask & 2u) != 0,
+                special_layers::copy_constructor_layer<(Mask & 1u) != 0,
+                                                       special_layers::destructor_layer<(Mask & 16u) != 0>>>>>;
+    using base::base;
+    special() = default;
+    friend bool operator==(const special& a, const special& b) { return a.value == b.value; }
+    friend bool operator!=(const special& a, const special& b) { return a.value != b.value; }
+};
+
+/// Copyable but not assignable: enough for X(i, j), X(n, t) and push_back ([sequence.reqmts] asks no
+/// assignment of them).
+struct not_assignable {
+    int value;
+    explicit not_assignable(int v) : value(v) {}
+    not_assignable(const not_assignable&) = default;
+    not_assignable& operator=(const not_assignable&) = delete;
+};
+
+/// Default-constructible only (neither copyable nor movable): enough for X(n).
+struct default_only {
+    int value = 41;
+    default_only() = default;
+    default_only(const default_only&) = delete;
+    default_only& operator=(const default_only&) = delete;
+};
+
+/// Trivially copyable and move-only.
+struct trivial_move_only {
+    int value;
+    explicit trivial_move_only(int v) : value(v) {}
+    trivial_move_only(trivial_move_only&&) = default;
+    trivial_move_only& operator=(trivial_move_only&&) = default;
+    trivial_move_only(const trivial_move_only&) = delete;
+    trivial_move_only& operator=(const trivial_move_only&) = delete;
+};
+static_assert(std::is_trivially_copyable_v<trivial_move_only>);
+
+/// Counts its moves and copies (emplace_back must construct in place, not move a temporary in).
+struct construction_counter {
+    static inline int copies = 0;
+    static inline int moves = 0;
+    int a = 0, b = 0;
+    construction_counter(int x, int y) : a(x), b(y) {}
+    construction_counter(const construction_counter& o) : a(o.a), b(o.b) { ++copies; }
+    construction_counter(construction_counter&& o) noexcept : a(o.a), b(o.b) { ++moves; }
+    construction_counter& operator=(const construction_counter&) = default;
+    construction_counter& operator=(construction_counter&&) = default;
+};
+
+/// Hostile to careless generic code: unary & and the comma operator are deleted.
+struct hostile {
+    int value = 0;
+    hostile() = default;
+    explicit hostile(int v) : value(v) {}
+    hostile(const hostile&) = default;
+    hostile& operator=(const hostile&) = default;
+    void operator&() const = delete;
+    template <class U>
+    void operator,(U&&) const = delete;
+    friend bool operator==(const hostile& a, const hostile& b) { return a.value == b.value; }
+    friend bool operator<(const hostile& a, const hostile& b) { return a.value < b.value; }
+};
+
+/// The namespace of a hostile type also holds a greedy operator& and operator, that argument-dependent
+/// lookup finds for anything that names the type, containers of it included.
+namespace greedy {
+struct element {
+    int value = 0;
+    element() = default;
+    explicit element(int v) : value(v) {}
+    friend bool operator==(const element& a, const element& b) { return a.value == b.value; }
+};
+template <class U>
+void operator&(U&&) = delete;
+template <class U, class V>
+void operator,(U&&, V&&) = delete;
+}  // namespace greedy
+
+/// A single-pass iterator over ints whose comma operator is deleted.
+class hostile_input_iterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = int;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const int*;
+    using reference = const int&;
+
+    hostile_input_iterator() = default;
+    explicit hostile_input_iterator(const int* p) : p_(p) {}
+    reference operator*() const { return *p_; }
+    hostile_input_iterator& operator++() {
+        ++p_;
+        return *this;
+    }
+    hostile_input_iterator operator++(int) {
+        hostile_input_iterator old = *this;
+        ++p_;
+        return old;
+    }
+    friend bool operator==(const hostile_input_iterator& a, const hostile_input_iterator& b) { return a.p_ == b.p_; }
+    friend bool operator!=(const hostile_input_iterator& a, const hostile_input_iterator& b) { return a.p_ != b.p_; }
+    template <class U>
+    void operator,(U&&) const = delete;
+
+private:
+    const int* p_ = nullptr;
+};
+
+/// A forward iterator over ints whose comma operator is deleted.
+class hostile_forward_iterator {
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = int;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const int*;
+    using reference = const int&;
+
+    hostile_forward_iterator() = default;
+    explicit hostile_forward_iterator(const int* p) : p_(p) {}
+    reference operator*() const { return *p_; }
+    hostile_forward_iterator& operator++() {
+        ++p_;
+        return *this;
+    }
+    hostile_forward_iterator operator++(int) {
+        hostile_forward_iterator old = *this;
+        ++p_;
+        return old;
+    }
+    friend bool operator==(const hostile_forward_iterator& a, const hostile_forward_iterator& b) { return a.p_ == b.p_; }
+    friend bool operator!=(const hostile_forward_iterator& a, const hostile_forward_iterator& b) { return a.p_ != b.p_; }
+    template <class U>
+    void operator,(U&&) const = delete;
+
+private:
+    const int* p_ = nullptr;
+};
+
+// ---- An allocator that checks the allocator requirements as a container uses them.
+//
+// Every allocator has an identity; copies share it, and equality is identity. The ledger records each
+// block (which allocator identity gave it) and each object constructed through construct() (which
+// identity constructed it). A container must destroy an object through an allocator equal to the one that
+// constructed it, construct only inside blocks of an equal allocator, and deallocate a block whole,
+// through an equal allocator, with no object alive in it. A violation is a test failure naming it.
+// (Constructing outside the allocator's blocks is allowed: small_vector's inline slots.)
+
+struct ledger {
+    struct block {
+        std::size_t bytes;
+        int owner;
+    };
+    std::map<const void*, block> blocks;
+    std::map<const void*, int> objects;  // address -> identity that constructed it
+    long violations = 0;
+
+    static ledger& instance() {
+        static ledger l;
+        return l;
+    }
+    void violation(const char* what) {
+        ++violations;
+        ADD_FAILURE() << "allocator requirement violated: " << what;
+    }
+    const block* block_holding(const void* p) const {
+        auto it = blocks.upper_bound(p);
+        if (it == blocks.begin()) return nullptr;
+        --it;
+        const auto* begin = static_cast<const unsigned char*>(it->first);
+        return static_cast<const unsigned char*>(p) < begin + it->second.bytes ? &it->second : nullptr;
+    }
+    bool clean() const { return blocks.empty() && objects.empty() && violations == 0; }
+    void reset() {
+        blocks.clear();
+        objects.clear();
+        violations = 0;
+    }
+};
+
+template <class T, bool PropagateOnCopy = false, bool PropagateOnMove = false, bool PropagateOnSwap = false>
+class checking_allocator {
+public:
+    using value_type = T;
+    using propagate_on_container_copy_assignment = std::bool_constant<PropagateOnCopy>;
+    using propagate_on_container_move_assignment = std::bool_constant<PropagateOnMove>;
+    using propagate_on_container_swap = std::bool_constant<PropagateOnSwap>;
+    using is_always_equal = std::false_type;
+    template <class U>
+    struct rebind {
+        using other = checking_allocator<U, PropagateOnCopy, PropagateOnMove, PropagateOnSwap>;
+    };
+
+    explicit checking_allocator(int id) noexcept : id_(id) {}
+    template <class U>
+    checking_allocator(const checking_allocator<U, PropagateOnCopy, PropagateOnMove, PropagateOnSwap>& o) noexcept
+        : id_(o.id()) {}
+
+    int id() const noexcept { return id_; }
+
+    T* allocate(std::size_t n) {
+        T* p = std::allocator<T>().allocate(n);
+        ledger::instance().blocks[p] = {n * sizeof(T), id_};
+        return p;
+    }
+    void deallocate(T* p, std::size_t n) {
+        ledger& l = ledger::instance();
+        auto it = l.blocks.find(p);
+        if (it == l.blocks.end()) {
+            l.violation("deallocate of a pointer that allocate did not return");
+            return;
+        }
+        if (it->second.bytes != n * sizeof(T)) l.violation("deallocate with another size than allocate's");
+        if (it->second.owner != id_) l.violation("deallocate through an allocator that does not compare equal");
+        const auto* begin = reinterpret_cast<const unsigned char*>(p);
+        auto live = l.objects.lower_bound(begin);
+        if (live != l.objects.end() && static_cast<const unsigned char*>(live->first) < begin + n * sizeof(T))
+            l.violation("deallocate of a block with an object still alive in it");
+        l.blocks.erase(it);
+        std::allocator<T>().deallocate(p, n);
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ledger& l = ledger::instance();
+        // (Outside every block is allowed: small_vector constructs in its inline slots.)
+        const ledger::block* b = l.block_holding(p);
+        if (b != nullptr && b->owner != id_) l.violation("construct in a block of an allocator that does not compare equal");
+        if (l.objects.count(p) != 0) l.violation("construct over an object that is alive");
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+        l.objects[p] = id_;
+    }
+    template <class U>
+    void destroy(U* p) {
+        ledger& l = ledger::instance();
+        auto it = l.objects.find(p);
+        if (it == l.objects.end()) {
+            l.violation("destroy of an object that construct did not build (or destroyed twice)");
+        } else {
+            if (it->second != id_) l.violation("destroy through an allocator that did not construct the object");
+            l.objects.erase(it);
+        }
+        p->~U();
+    }
+
+    friend bool operator==(const checking_allocator& a, const checking_allocator& b) noexcept { return a.id_ == b.id_; }
+    friend bool operator!=(const checking_allocator& a, const checking_allocator& b) noexcept { return a.id_ != b.id_; }
+
+private:
+    int id_;
+};
+
+/// Resets the ledger before a test and checks after it that everything was given back.
+class ledger_guard {
+public:
+    ledger_guard() { ledger::instance().reset(); }
+    ~ledger_guard() {
+        const ledger& l = ledger::instance();
+        EXPECT_TRUE(l.blocks.empty()) << l.blocks.size() << " blocks were never deallocated";
+        EXPECT_TRUE(l.objects.empty()) << l.objects.size() << " objects were never destroyed";
+    }
+    ledger_guard(const ledger_guard&) = delete;
+    ledger_guard& operator=(const ledger_guard&) = delete;
+};
+
+}  // namespace conformance
+
+#endif  // RELO_TESTS_CONFORMANCE_HPP

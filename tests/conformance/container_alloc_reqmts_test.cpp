@@ -1,0 +1,193 @@
+// [container.alloc.reqmts] (allocator-aware containers) for relo::vector and small_vector, with an
+// allocator that checks each construct, destroy and deallocate (conformance.hpp): stateful, unequal
+// instances, with and without propagation.
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "conformance.hpp"
+
+namespace conformance {
+namespace {
+
+template <class F>
+class container_alloc_reqmts : public ::testing::Test {
+protected:
+    ledger_guard guard_;
+};
+TYPED_TEST_SUITE(container_alloc_reqmts, allocator_aware_families, family_names);
+
+template <class F, bool Copy = false, bool Move = false, bool Swap = false>
+using container_of_strings = typename F::template type<std::string, checking_allocator<std::string, Copy, Move, Swap>>;
+
+std::vector<std::string> words(int n, char c) {
+    std::vector<std::string> v;
+    for (int i = 0; i < n; ++i) v.push_back(std::string(static_cast<std::size_t>(i % 40), c) + std::to_string(i));
+    return v;
+}
+
+// allocator_type, get_allocator(), and every constructor that takes an allocator uses it.
+TYPED_TEST(container_alloc_reqmts, constructors_take_the_allocator) {
+    using A = checking_allocator<std::string>;
+    using X = container_of_strings<TypeParam>;
+    static_assert(std::is_same_v<typename X::allocator_type, A>);
+    const A a(7);
+    const std::vector<std::string> model = words(20, 'w');
+    X by_alloc(a);
+    EXPECT_EQ(by_alloc.get_allocator(), a);
+    EXPECT_TRUE(by_alloc.empty());
+    X n_values(5, a);
+    EXPECT_EQ(n_values.get_allocator(), a);
+    EXPECT_EQ(n_values.size(), 5u);
+    X filled(9, "x", a);
+    EXPECT_EQ(contents(filled), std::vector<std::string>(9, "x"));
+    X ranged(model.begin(), model.end(), a);
+    EXPECT_EQ(contents(ranged), model);
+    EXPECT_EQ(ranged.get_allocator(), a);
+    X listed({"a", "b", "c", "d", "e", "f"}, a);
+    EXPECT_EQ(listed.size(), 6u);
+    X copied(ranged);
+    EXPECT_EQ(copied.get_allocator(), a) << "without select_on_container_copy_construction, a copy";
+    EXPECT_EQ(contents(copied), model);
+    const A other(8);
+    X copied_with(ranged, other);
+    EXPECT_EQ(copied_with.get_allocator(), other);
+    EXPECT_EQ(contents(copied_with), model);
+    X moved_equal(std::move(copied), a);
+    EXPECT_EQ(contents(moved_equal), model);
+    X moved_unequal(std::move(moved_equal), other);
+    EXPECT_EQ(moved_unequal.get_allocator(), other);
+    EXPECT_EQ(contents(moved_unequal), model);
+    X moved(std::move(moved_unequal));
+    EXPECT_EQ(moved.get_allocator(), other) << "a move constructor moves the allocator";
+    EXPECT_EQ(contents(moved), model);
+    EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+// Copy assignment: the allocator propagates exactly when propagate_on_container_copy_assignment.
+TYPED_TEST(container_alloc_reqmts, copy_assignment_propagation) {
+    for (int sizes = 0; sizes < 9; ++sizes) {
+        const int n = (sizes % 3) * 5, m = (sizes / 3) * 5;
+        {
+            using X = container_of_strings<TypeParam, false>;
+            const std::vector<std::string> mine = words(n, 'a');
+            X a(mine.begin(), mine.end(), checking_allocator<std::string>(1));
+            const std::vector<std::string> source = words(m, 'b');
+            X b(source.begin(), source.end(), checking_allocator<std::string>(2));
+            a = b;
+            EXPECT_EQ(a.get_allocator().id(), 1);
+            EXPECT_EQ(contents(a), source);
+        }
+        {
+            using X = container_of_strings<TypeParam, true>;
+            using A = checking_allocator<std::string, true>;
+            const std::vector<std::string> mine = words(n, 'a');
+            X a(mine.begin(), mine.end(), A(1));
+            const std::vector<std::string> source = words(m, 'b');
+            X b(source.begin(), source.end(), A(2));
+            a = b;
+            EXPECT_EQ(a.get_allocator().id(), 2);
+            EXPECT_EQ(contents(a), source);
+            a.push_back("more");  // the adopted allocator keeps working
+        }
+    }
+    EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+// Move assignment: with propagate_on_container_move_assignment the allocator and the storage move;
+// without it and unequal allocators, the elements move one by one, each destroyed by the allocator
+// that constructed it.
+TYPED_TEST(container_alloc_reqmts, move_assignment_propagation) {
+    for (int sizes = 0; sizes < 9; ++sizes) {
+        const int n = (sizes % 3) * 5, m = (sizes / 3) * 5;
+        const std::vector<std::string> mine = words(n, 'a');
+        const std::vector<std::string> source = words(m, 'b');
+        {
+            using A = checking_allocator<std::string, false, false>;
+            using X = container_of_strings<TypeParam, false, false>;
+            X a(mine.begin(), mine.end(), A(1));
+            X b(source.begin(), source.end(), A(2));
+            a = std::move(b);
+            EXPECT_EQ(a.get_allocator().id(), 1);
+            EXPECT_EQ(contents(a), source);
+            b.clear();
+            b.push_back("b is still usable");
+        }
+        {
+            using A = checking_allocator<std::string, false, false>;
+            using X = container_of_strings<TypeParam, false, false>;
+            X a(mine.begin(), mine.end(), A(3));
+            X b(source.begin(), source.end(), A(3));
+            a = std::move(b);
+            EXPECT_EQ(contents(a), source);
+        }
+        {
+            using A = checking_allocator<std::string, false, true>;
+            using X = container_of_strings<TypeParam, false, true>;
+            X a(mine.begin(), mine.end(), A(1));
+            X b(source.begin(), source.end(), A(2));
+            a = std::move(b);
+            EXPECT_EQ(a.get_allocator().id(), 2);
+            EXPECT_EQ(contents(a), source);
+            a.push_back("more");
+        }
+    }
+    EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+// swap: the allocators are exchanged when propagate_on_container_swap; otherwise they must be equal.
+TYPED_TEST(container_alloc_reqmts, swap_propagation) {
+    const std::vector<std::string> one = words(3, 'a'), two = words(12, 'b');
+    {
+        using A = checking_allocator<std::string, false, false, true>;
+        using X = container_of_strings<TypeParam, false, false, true>;
+        X a(one.begin(), one.end(), A(1));
+        X b(two.begin(), two.end(), A(2));
+        a.swap(b);
+        EXPECT_EQ(a.get_allocator().id(), 2);
+        EXPECT_EQ(b.get_allocator().id(), 1);
+        EXPECT_EQ(contents(a), two);
+        EXPECT_EQ(contents(b), one);
+        a.push_back("x");
+        b.push_back("y");
+    }
+    {
+        using A = checking_allocator<std::string>;
+        using X = container_of_strings<TypeParam>;
+        X a(one.begin(), one.end(), A(4));
+        X b(two.begin(), two.end(), A(4));
+        swap(a, b);
+        EXPECT_EQ(contents(a), two);
+        EXPECT_EQ(contents(b), one);
+    }
+    EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+// Every operation constructs and destroys through the container's allocator.
+TYPED_TEST(container_alloc_reqmts, operations_use_the_allocator) {
+    using A = checking_allocator<std::string>;
+    using X = container_of_strings<TypeParam>;
+    X a(A(5));
+    std::vector<std::string> model;
+    for (int i = 0; i < 40; ++i) {
+        a.emplace_back(static_cast<std::size_t>(i), 'e');
+        model.emplace_back(static_cast<std::size_t>(i), 'e');
+    }
+    a.insert(a.begin() + 3, 4, "four");
+    model.insert(model.begin() + 3, 4, "four");
+    a.erase(a.begin() + 10, a.begin() + 20);
+    model.erase(model.begin() + 10, model.begin() + 20);
+    a.resize(50);
+    model.resize(50);
+    a.resize(7);
+    model.resize(7);
+    a.shrink_to_fit();
+    a.reserve(100);
+    a.assign(model.rbegin(), model.rend());
+    EXPECT_EQ(contents(a), std::vector<std::string>(model.rbegin(), model.rend()));
+    EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+}  // namespace
+}  // namespace conformance
