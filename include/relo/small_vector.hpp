@@ -129,7 +129,7 @@ public:
         return n;
     }
     /// True when the elements live in a heap block.
-    bool is_on_heap() const noexcept { return storage_.begin != inline_data(); }
+    bool is_on_heap() const noexcept { return first() != inline_data(); }
 
     /// Gives memory back: the elements move inline when they fit, otherwise the heap block shrinks as
     /// relo::vector's does. If moving the elements throws, nothing changes.
@@ -147,7 +147,7 @@ public:
             record_inline_capacity(slots);  // the slots held it while the elements were on the heap
             throw;
         }
-        alloc_traits::deallocate(allocator(), b.begin, b.capacity());
+        detail::deallocate(allocator(), b.begin, b.capacity());
         set_inline(b.size(), slots);
     }
 
@@ -190,7 +190,7 @@ protected:
     void release_all() noexcept {
         this->clear();
         if (!is_on_heap()) return;
-        alloc_traits::deallocate(allocator(), storage_.begin, storage_.capacity);
+        detail::deallocate(allocator(), first(), storage_.capacity);
         set_inline(0, inline_capacity());
     }
 
@@ -221,10 +221,11 @@ protected:
 private:
     static constexpr size_type max_inline_capacity = 0xFFFF;  // what the free slots can record
 
+    using stored_pointer = typename alloc_traits::pointer;
     // An empty allocator takes no space (empty-base optimization).
     struct storage : detail::allocator_holder<Allocator> {
         using detail::allocator_holder<Allocator>::allocator_holder;
-        T* begin = nullptr;   // the inline slots or the heap block
+        stored_pointer begin = nullptr;  // the inline slots or the heap block (the allocator's pointer type)
         size_type size = 0;
         size_type capacity = 0;  // of the inline slots (N) or of the heap block
     };
@@ -239,12 +240,15 @@ private:
     }
     T* inline_data() const noexcept { return reinterpret_cast<T*>(slots_address()); }
 
+    /// The first element's raw address (the storage keeps the allocator's pointer type).
+    T* first() const noexcept { return detail::to_raw(storage_.begin); }
+
     Allocator& allocator() noexcept { return storage_.allocator(); }
     const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
     void init(size_type inline_capacity) noexcept { set_inline(0, inline_capacity); }
     block heap_block() const noexcept {
-        return {storage_.begin, storage_.begin + storage_.size, storage_.begin + storage_.capacity};
+        return {first(), first() + storage_.size, first() + storage_.capacity};
     }
     void record_inline_capacity(size_type n) noexcept {
         const auto value = static_cast<std::uint16_t>(n);
@@ -253,13 +257,13 @@ private:
     /// Records b as the storage (the inline slots hold no elements by now, and keep N).
     void set_heap(const block& b) noexcept {
         if (!is_on_heap()) record_inline_capacity(storage_.capacity);
-        storage_.begin = b.begin;
+        storage_.begin = detail::from_raw<stored_pointer>(b.begin);
         storage_.size = b.size();
         storage_.capacity = b.capacity();
     }
     /// The inline slots (there are `slots` of them) become the storage, holding n elements.
     void set_inline(size_type n, size_type slots) noexcept {
-        storage_.begin = inline_data();
+        storage_.begin = detail::from_raw<stored_pointer>(inline_data());
         storage_.size = n;
         storage_.capacity = slots;
     }
@@ -285,11 +289,11 @@ private:
     }
 
     // The storage interface of detail::sequence_ops.
-    T* seq_begin() const noexcept { return storage_.begin; }
-    T* seq_end() const noexcept { return storage_.begin + storage_.size; }
-    T* seq_capacity_end() const noexcept { return storage_.begin + storage_.capacity; }
+    T* seq_begin() const noexcept { return first(); }
+    T* seq_end() const noexcept { return first() + storage_.size; }
+    T* seq_capacity_end() const noexcept { return first() + storage_.capacity; }
     bool seq_full() const noexcept { return storage_.size == storage_.capacity; }
-    void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - storage_.begin); }
+    void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - first()); }
     void seq_added_one() noexcept { ++storage_.size; }
     void seq_removed_one() noexcept { --storage_.size; }
     Allocator& seq_allocator() noexcept { return allocator(); }

@@ -161,17 +161,21 @@ public:
         } else {
             RELO_EXPECTS(alloc_traits::is_always_equal::value || allocator() == other.allocator());
         }
-        std::swap(storage_.begin, other.storage_.begin);
-        std::swap(storage_.end, other.storage_.end);
-        std::swap(storage_.capacity_end, other.storage_.capacity_end);
+        using std::swap;
+        swap(storage_.begin, other.storage_.begin);
+        swap(storage_.end, other.storage_.end);
+        swap(storage_.capacity_end, other.storage_.capacity_end);
     }
 
 private:
+    // The allocator's pointer type (T* for the default allocator; an allocator's fancy pointer, such as an
+    // offset_ptr in shared memory, otherwise): the container may live where raw pointers mean nothing.
+    using stored_pointer = typename alloc_traits::pointer;
     struct storage : detail::allocator_holder<Allocator> {
         using detail::allocator_holder<Allocator>::allocator_holder;
-        T* begin = nullptr;
-        T* end = nullptr;
-        T* capacity_end = nullptr;
+        stored_pointer begin = nullptr;
+        stored_pointer end = nullptr;
+        stored_pointer capacity_end = nullptr;
     };
     storage storage_;
 
@@ -183,11 +187,11 @@ private:
     RELO_CONSTEXPR20 const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
     // The storage interface of detail::sequence_ops.
-    RELO_CONSTEXPR20 T* seq_begin() const noexcept { return storage_.begin; }
-    RELO_CONSTEXPR20 T* seq_end() const noexcept { return storage_.end; }
-    RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return storage_.capacity_end; }
+    RELO_CONSTEXPR20 T* seq_begin() const noexcept { return detail::to_raw(storage_.begin); }
+    RELO_CONSTEXPR20 T* seq_end() const noexcept { return raw(storage_.end); }
+    RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return raw(storage_.capacity_end); }
     RELO_CONSTEXPR20 bool seq_full() const noexcept { return storage_.end == storage_.capacity_end; }
-    RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = e; }
+    RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = stored(e); }
     RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }
     RELO_CONSTEXPR20 void seq_removed_one() noexcept { --storage_.end; }
     RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
@@ -214,7 +218,7 @@ private:
         const size_type old_size = this->size();
         adopt(growth::reallocate_emplacing(growth_allocator(), current_block(), grown_capacity(required), required, build));
         if (this->size() == old_size) {  // grown in place: nothing moved, and the element is built here
-            build(storage_.end);
+            build(seq_end());
             ++storage_.end;
         }
     }
@@ -239,24 +243,32 @@ private:
     using block = detail::heap_block<T>;
 
     RELO_CONSTEXPR20 typename growth::allocator_arg growth_allocator() noexcept { return allocator(); }
-    RELO_CONSTEXPR20 block current_block() const noexcept {
-        return {storage_.begin, storage_.end, storage_.capacity_end};
-    }
+    RELO_CONSTEXPR20 block current_block() const noexcept { return {seq_begin(), seq_end(), seq_capacity_end()}; }
     RELO_CONSTEXPR20 void adopt(const block& b) noexcept {
-        storage_.begin = b.begin;
-        storage_.end = b.end;
-        storage_.capacity_end = b.capacity_end;
+        storage_.begin = detail::from_raw<stored_pointer>(b.begin);
+        storage_.end = detail::from_raw_at(storage_.begin, b.begin, b.end);
+        storage_.capacity_end = detail::from_raw_at(storage_.begin, b.begin, b.capacity_end);
     }
 
-    RELO_CONSTEXPR20 void set_storage(T* p, size_type n, size_type cap) noexcept {
-        storage_.begin = p;
-        storage_.end = p + n;
-        storage_.capacity_end = p + cap;
+    /// The raw address of a stored pointer (end or capacity end may be one past the last object: they
+    /// are measured from begin).
+    RELO_CONSTEXPR20 T* raw(const stored_pointer& p) const noexcept {
+        if constexpr (std::is_same_v<stored_pointer, T*>) {
+            return p;
+        } else {
+            return detail::to_raw(storage_.begin) + (p - storage_.begin);
+        }
+    }
+    /// The stored pointer for a raw address inside (or one past) the block.
+    RELO_CONSTEXPR20 stored_pointer stored(T* p) const noexcept {
+        return detail::from_raw_at(storage_.begin, detail::to_raw(storage_.begin), p);
     }
 
     RELO_CONSTEXPR20 void release_storage() noexcept {
         growth::release(allocator(), current_block());
-        set_storage(nullptr, 0, 0);
+        storage_.begin = nullptr;
+        storage_.end = nullptr;
+        storage_.capacity_end = nullptr;
     }
 
     RELO_CONSTEXPR20 void steal(vector& other) noexcept {

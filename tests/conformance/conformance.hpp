@@ -453,6 +453,159 @@ public:
     ledger_guard& operator=(const ledger_guard&) = delete;
 };
 
+// ---- A fancy pointer: an offset from its own address, as Boost.Interprocess's offset_ptr, so that a
+// container and its storage placed together in one buffer keep working when the buffer's bytes are
+// copied elsewhere (shared memory mapped at another address). Null is the offset 1.
+
+template <class T>
+class offset_pointer {
+public:
+    using element_type = T;
+    using value_type = std::remove_cv_t<T>;
+    using difference_type = std::ptrdiff_t;
+    using reference = std::add_lvalue_reference_t<T>;
+    using pointer = T*;
+    using iterator_category = std::random_access_iterator_tag;
+    template <class U>
+    using rebind = offset_pointer<U>;
+
+    offset_pointer() noexcept = default;
+    offset_pointer(std::nullptr_t) noexcept {}
+    explicit offset_pointer(T* p) noexcept { set(p); }
+    offset_pointer(const offset_pointer& o) noexcept { set(o.get()); }
+    template <class U, std::enable_if_t<std::is_convertible_v<U*, T*>, int> = 0>
+    offset_pointer(const offset_pointer<U>& o) noexcept {
+        set(o.get());
+    }
+    /// void pointers convert back explicitly (allocator_traits::void_pointer to pointer).
+    template <class U, std::enable_if_t<std::is_void_v<U> && !std::is_void_v<T>, int> = 0>
+    explicit offset_pointer(const offset_pointer<U>& o) noexcept {
+        set(static_cast<T*>(o.get()));
+    }
+    offset_pointer& operator=(const offset_pointer& o) noexcept {
+        set(o.get());
+        return *this;
+    }
+    offset_pointer& operator=(std::nullptr_t) noexcept {
+        offset_ = 1;
+        return *this;
+    }
+
+    T* get() const noexcept {
+        return offset_ == 1 ? nullptr
+                            : reinterpret_cast<T*>(const_cast<char*>(reinterpret_cast<const volatile char*>(this)) + offset_);
+    }
+    template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    U& operator*() const noexcept {
+        return *get();
+    }
+    T* operator->() const noexcept { return get(); }
+    template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    U& operator[](difference_type i) const noexcept {
+        return get()[i];
+    }
+    explicit operator bool() const noexcept { return offset_ != 1; }
+
+    template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
+    static offset_pointer pointer_to(U& r) noexcept {
+        return offset_pointer(std::addressof(r));
+    }
+
+    offset_pointer& operator+=(difference_type n) noexcept {
+        set(get() + n);
+        return *this;
+    }
+    offset_pointer& operator-=(difference_type n) noexcept {
+        set(get() - n);
+        return *this;
+    }
+    offset_pointer& operator++() noexcept { return *this += 1; }
+    offset_pointer& operator--() noexcept { return *this -= 1; }
+    offset_pointer operator++(int) noexcept {
+        offset_pointer old(*this);
+        ++*this;
+        return old;
+    }
+    offset_pointer operator--(int) noexcept {
+        offset_pointer old(*this);
+        --*this;
+        return old;
+    }
+    friend offset_pointer operator+(offset_pointer p, difference_type n) noexcept { return p += n; }
+    friend offset_pointer operator+(difference_type n, offset_pointer p) noexcept { return p += n; }
+    friend offset_pointer operator-(offset_pointer p, difference_type n) noexcept { return p -= n; }
+    friend difference_type operator-(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() - b.get(); }
+    friend bool operator==(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() == b.get(); }
+    friend bool operator!=(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() != b.get(); }
+    friend bool operator<(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() < b.get(); }
+    friend bool operator>(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() > b.get(); }
+    friend bool operator<=(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() <= b.get(); }
+    friend bool operator>=(const offset_pointer& a, const offset_pointer& b) noexcept { return a.get() >= b.get(); }
+    friend bool operator==(const offset_pointer& a, std::nullptr_t) noexcept { return !a; }
+    friend bool operator!=(const offset_pointer& a, std::nullptr_t) noexcept { return static_cast<bool>(a); }
+    friend bool operator==(std::nullptr_t, const offset_pointer& a) noexcept { return !a; }
+    friend bool operator!=(std::nullptr_t, const offset_pointer& a) noexcept { return static_cast<bool>(a); }
+
+private:
+    void set(T* p) noexcept {
+        offset_ = p == nullptr ? 1
+                               : reinterpret_cast<const volatile char*>(p) - reinterpret_cast<const volatile char*>(this);
+    }
+    std::ptrdiff_t offset_ = 1;
+};
+
+/// A bump arena of bytes that holds its own bookkeeping: copy its bytes elsewhere and it still works.
+struct arena {
+    static constexpr std::size_t bytes = 1 << 16;
+    std::size_t used = 0;
+    alignas(std::max_align_t) unsigned char memory[bytes];
+
+    void* take(std::size_t n, std::size_t align) {
+        used = (used + align - 1) / align * align;
+        if (used + n > bytes) throw std::bad_alloc();
+        void* p = memory + used;
+        used += n;
+        return p;
+    }
+};
+
+/// An allocator whose pointer is offset_pointer, allocating from an arena it points to (by offset too).
+template <class T>
+class arena_allocator {
+public:
+    using value_type = T;
+    using pointer = offset_pointer<T>;
+    using const_pointer = offset_pointer<const T>;
+    using void_pointer = offset_pointer<void>;
+    using const_void_pointer = offset_pointer<const void>;
+    using is_always_equal = std::false_type;
+    template <class U>
+    struct rebind {
+        using other = arena_allocator<U>;
+    };
+
+    explicit arena_allocator(arena& a) noexcept : arena_(&a) {}
+    template <class U>
+    arena_allocator(const arena_allocator<U>& o) noexcept : arena_(o.arena_address()) {}
+    arena_allocator(const arena_allocator& o) noexcept : arena_(o.arena_address()) {}
+    arena_allocator& operator=(const arena_allocator& o) noexcept {
+        arena_ = offset_pointer<arena>(o.arena_address());
+        return *this;
+    }
+
+    pointer allocate(std::size_t n) { return pointer(static_cast<T*>(arena_->take(n * sizeof(T), alignof(T)))); }
+    void deallocate(pointer p, std::size_t) noexcept { EXPECT_NE(p, nullptr); }
+    arena* arena_address() const noexcept { return arena_.get(); }
+
+    friend bool operator==(const arena_allocator& a, const arena_allocator& b) noexcept {
+        return a.arena_address() == b.arena_address();
+    }
+    friend bool operator!=(const arena_allocator& a, const arena_allocator& b) noexcept { return !(a == b); }
+
+private:
+    offset_pointer<arena> arena_;
+};
+
 }  // namespace conformance
 
 #endif  // RELO_TESTS_CONFORMANCE_HPP

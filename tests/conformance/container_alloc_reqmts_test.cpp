@@ -1,6 +1,9 @@
 // [container.alloc.reqmts] (allocator-aware containers) for relo::vector and small_vector, with an
 // allocator that checks each construct, destroy and deallocate (conformance.hpp): stateful, unequal
 // instances, with and without propagation.
+#include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -187,6 +190,53 @@ TYPED_TEST(container_alloc_reqmts, operations_use_the_allocator) {
     a.assign(model.rbegin(), model.rend());
     EXPECT_EQ(contents(a), std::vector<std::string>(model.rbegin(), model.rend()));
     EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+// Allocators with fancy pointers: X::pointer is the allocator's, and the container stores that type, so a
+// container and its storage placed together in one buffer keep working once the buffer's bytes are
+// copied elsewhere and the original is overwritten (how offset_ptr serves shared memory).
+TYPED_TEST(container_alloc_reqmts, fancy_pointers) {
+    using A = arena_allocator<int>;
+    using X = typename TypeParam::template type<int, A>;
+    static_assert(std::is_same_v<typename X::pointer, offset_pointer<int>>);
+    static_assert(std::is_same_v<typename X::const_pointer, offset_pointer<const int>>);
+    static_assert(std::is_same_v<typename X::iterator, int*>, "iterators stay raw pointers");
+    struct region {
+        arena heap;
+        alignas(X) unsigned char object[sizeof(X)];
+    };
+    auto original = std::make_unique<region>();
+    X* v = ::new (static_cast<void*>(original->object)) X(A(original->heap));
+    std::vector<int> model;
+    for (int i = 0; i < 3; ++i) {
+        v->push_back(i);
+        model.push_back(i);
+    }
+    const auto check_and_grow = [&](X& c) {
+        EXPECT_EQ(contents(c), model);
+        for (int i = 0; i < 100; ++i) {
+            c.push_back(i * 3);
+            model.push_back(i * 3);
+        }
+        c.insert(c.begin() + 5, 4, -1);
+        model.insert(model.begin() + 5, 4, -1);
+        c.erase(c.begin(), c.begin() + 7);
+        model.erase(model.begin(), model.begin() + 7);
+        EXPECT_EQ(contents(c), model);
+    };
+    check_and_grow(*v);  // from the inline slots (small_vector) to the arena
+
+    auto moved = std::make_unique<region>();
+    std::memcpy(static_cast<void*>(moved.get()), static_cast<const void*>(original.get()), sizeof(region));
+    std::memset(static_cast<void*>(original.get()), 0xAB, sizeof(region));
+    X* w = std::launder(reinterpret_cast<X*>(moved->object));
+    check_and_grow(*w);
+    X copy(*w);
+    EXPECT_EQ(contents(copy), model);
+    copy.shrink_to_fit();
+    copy.reserve(1000);
+    EXPECT_EQ(contents(copy), model);
+    w->~X();
 }
 
 }  // namespace

@@ -100,14 +100,69 @@ inline constexpr bool nothrow_relocate_v =
 template <class A, class T>
 inline constexpr bool copy_as_bytes_v = std::is_trivially_copyable_v<T> && uses_plain_construct_v<A, T>;
 
+// ---- The allocator's pointer type. relo works on raw pointers inside (iterators are pointers) and converts
+// at the allocator's boundary and where a container stores its pointers, so that allocators with fancy
+// pointers (allocator_traits<A>::pointer not T*, e.g. Boost.Interprocess's offset_ptr) work. For T* every
+// conversion is the identity.
+
+/// The raw address a (possibly fancy) pointer holds; nullptr for a null one.
+template <class Pointer>
+RELO_CONSTEXPR20 auto to_raw(const Pointer& p) noexcept {
+    if constexpr (std::is_pointer_v<Pointer>) {
+        return p;
+    } else {
+        using element = typename std::pointer_traits<Pointer>::element_type;
+        if (p == nullptr) return static_cast<element*>(nullptr);
+#if defined(__cpp_lib_to_address)
+        return std::to_address(p);
+#else
+        return p.operator->();
+#endif
+    }
+}
+
+/// The allocator's pointer to the object at raw address p (which must point to storage the allocator
+/// gave, or be null).
+template <class Pointer, class T>
+RELO_CONSTEXPR20 Pointer from_raw(T* p) noexcept {
+    if constexpr (std::is_same_v<Pointer, T*>) {
+        return p;
+    } else {
+        if (p == nullptr) return Pointer(nullptr);
+        return std::pointer_traits<Pointer>::pointer_to(*p);
+    }
+}
+
+/// The allocator's pointer to `origin + (p - raw origin)`: for pointers one past the end, which cannot
+/// be made with pointer_to (there is no object there).
+template <class Pointer, class T>
+RELO_CONSTEXPR20 Pointer from_raw_at(const Pointer& origin, T* raw_origin, T* p) noexcept {
+    if constexpr (std::is_same_v<Pointer, T*>) {
+        (void)origin;
+        (void)raw_origin;
+        return p;
+    } else {
+        return origin + (p - raw_origin);
+    }
+}
+
+/// allocate_at_least with a raw pointer: the allocator's own when it has one, else allocate(n).
 template <class A>
-RELO_CONSTEXPR20 allocation_result<typename std::allocator_traits<A>::pointer> allocate_at_least(A& a, std::size_t n) {
+RELO_CONSTEXPR20 auto allocate_at_least(A& a, std::size_t n) {
+    using T = typename std::allocator_traits<A>::value_type;
     if constexpr (has_allocate_at_least<A>::value) {
         auto r = a.allocate_at_least(n);
-        return {r.ptr, static_cast<std::size_t>(r.count)};
+        return allocation_result<T*>{to_raw(r.ptr), static_cast<std::size_t>(r.count)};
     } else {
-        return {std::allocator_traits<A>::allocate(a, n), n};
+        return allocation_result<T*>{to_raw(std::allocator_traits<A>::allocate(a, n)), n};
     }
+}
+
+/// Gives back n elements' storage at raw address p.
+template <class A, class T>
+RELO_CONSTEXPR20 void deallocate(A& a, T* p, std::size_t n) noexcept {
+    using pointer = typename std::allocator_traits<A>::pointer;
+    std::allocator_traits<A>::deallocate(a, from_raw<pointer>(p), n);
 }
 
 /// Holds a container's allocator; an empty one takes no space (empty-base optimization), and its

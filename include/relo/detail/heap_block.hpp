@@ -98,7 +98,7 @@ struct block_growth {
     template <class Build>
     static RELO_CONSTEXPR20 block move_to_emplacing(Alloc& a, const block& b, allocation_result<T*> fresh, Build& build) {
         const block moved = transfer_emplacing(a, b, fresh, build);
-        if (b.begin != nullptr) alloc_traits::deallocate(a, b.begin, b.capacity());
+        if (b.begin != nullptr) detail::deallocate(a, b.begin, b.capacity());
         return moved;
     }
 
@@ -111,7 +111,7 @@ struct block_growth {
         try {
             build(slot);
         } catch (...) {
-            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            detail::deallocate(a, fresh.ptr, fresh.count);
             throw;
         }
         if (b.begin != nullptr) {
@@ -119,7 +119,7 @@ struct block_growth {
                 transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
             } catch (...) {
                 destroy(a, slot);
-                alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+                detail::deallocate(a, fresh.ptr, fresh.count);
                 throw;
             }
         }
@@ -139,7 +139,7 @@ struct block_growth {
             return b;
         }
         const block moved = transfer_with_gap(a, b, allocate_at_least(a, want), at, n);
-        if (b.begin != nullptr) alloc_traits::deallocate(a, b.begin, b.capacity());
+        if (b.begin != nullptr) detail::deallocate(a, b.begin, b.capacity());
         return moved;
     }
 
@@ -179,7 +179,7 @@ struct block_growth {
             return b;
         }
         if (fresh.count >= cap) {  // the allocator cannot give a smaller block
-            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            detail::deallocate(a, fresh.ptr, fresh.count);
             return b;
         }
         return move_to(a, b, fresh);
@@ -190,7 +190,7 @@ struct block_growth {
     static RELO_CONSTEXPR20 block move_to(Alloc& a, const block& b, allocation_result<T*> fresh) {
         if (b.begin == nullptr) return {fresh.ptr, fresh.ptr, fresh.ptr + fresh.count};
         const block moved = transfer(a, b, fresh);
-        alloc_traits::deallocate(a, b.begin, b.capacity());
+        detail::deallocate(a, b.begin, b.capacity());
         return moved;
     }
 
@@ -200,7 +200,7 @@ struct block_growth {
         try {
             transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
         } catch (...) {
-            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            detail::deallocate(a, fresh.ptr, fresh.count);
             throw;
         }
         return {fresh.ptr, fresh.ptr + b.size(), fresh.ptr + fresh.count};
@@ -214,7 +214,7 @@ struct block_growth {
         try {
             build(fresh.ptr);
         } catch (...) {
-            alloc_traits::deallocate(a, fresh.ptr, fresh.count);
+            detail::deallocate(a, fresh.ptr, fresh.count);
             throw;
         }
         return {fresh.ptr, fresh.ptr + n, fresh.ptr + fresh.count};
@@ -224,7 +224,7 @@ struct block_growth {
     static RELO_CONSTEXPR20 void release(Alloc& a, const block& b) noexcept {
         if (b.begin == nullptr) return;
         destroy(a, b.begin, b.end);
-        alloc_traits::deallocate(a, b.begin, b.capacity());
+        detail::deallocate(a, b.begin, b.capacity());
     }
 
 private:

@@ -138,8 +138,8 @@ public:
     using difference_type = std::ptrdiff_t;
     using reference = T&;
     using const_reference = const T&;
-    using pointer = T*;
-    using const_pointer = const T*;
+    using pointer = typename std::allocator_traits<Alloc>::pointer;
+    using const_pointer = typename std::allocator_traits<Alloc>::const_pointer;
     using iterator = T*;
     using const_iterator = const T*;
     using reverse_iterator = std::reverse_iterator<iterator>;
@@ -558,8 +558,6 @@ protected:
     static constexpr bool arguments_fit() {
         static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::value_type, T>,
                       "relo: the allocator's value_type must be the element type");
-        static_assert(std::is_same_v<typename std::allocator_traits<Alloc>::pointer, T*>,
-                      "relo: allocators with fancy pointers are not supported");
         return true;
     }
 
