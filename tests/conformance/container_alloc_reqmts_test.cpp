@@ -9,6 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+// Code that still says `using namespace std::rel_ops` (deprecated, not removed) must compile with relo:
+// with it in scope before relo's headers, `a != b` on allocators whose comparisons are templates is
+// ambiguous, so relo compares allocators with !(a == b).
+using namespace std::rel_ops;
+
 #include "conformance.hpp"
 
 namespace conformance {
@@ -190,6 +197,44 @@ TYPED_TEST(container_alloc_reqmts, operations_use_the_allocator) {
     a.assign(model.rbegin(), model.rend());
     EXPECT_EQ(contents(a), std::vector<std::string>(model.rbegin(), model.rend()));
     EXPECT_EQ(ledger::instance().violations, 0);
+}
+
+/// Propagating on every assignment, compared through templates (as polymorphic_allocator is in C++17).
+template <class T>
+struct template_compared_allocator {
+    using value_type = T;
+    using propagate_on_container_copy_assignment = std::true_type;
+    using propagate_on_container_move_assignment = std::true_type;
+    using propagate_on_container_swap = std::true_type;
+    using is_always_equal = std::false_type;
+    int id = 0;
+    explicit template_compared_allocator(int i) noexcept : id(i) {}
+    template <class U>
+    template_compared_allocator(const template_compared_allocator<U>& o) noexcept : id(o.id) {}
+    T* allocate(std::size_t n) { return std::allocator<T>().allocate(n); }
+    void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
+};
+template <class T, class U>
+bool operator==(const template_compared_allocator<T>& a, const template_compared_allocator<U>& b) noexcept {
+    return a.id == b.id;
+}
+template <class T, class U>
+bool operator!=(const template_compared_allocator<T>& a, const template_compared_allocator<U>& b) noexcept {
+    return a.id != b.id;
+}
+
+TYPED_TEST(container_alloc_reqmts, allocator_comparison_with_rel_ops_in_scope) {
+    using A = template_compared_allocator<std::string>;
+    using X = typename TypeParam::template type<std::string, A>;
+    const std::vector<std::string> source = words(9, 'r');
+    X a(source.begin(), source.end(), A(1));
+    X b(A(2));
+    b = a;
+    EXPECT_EQ(b.get_allocator().id, 1);
+    X c(A(3));
+    c = std::move(b);
+    EXPECT_EQ(c.get_allocator().id, 1);
+    EXPECT_EQ(contents(c), source);
 }
 
 // Allocators with fancy pointers: X::pointer is the allocator's, and the container stores that type, so a
