@@ -221,7 +221,7 @@ protected:
 private:
     static constexpr size_type max_inline_capacity = 0xFFFF;  // what the free slots can record
 
-    using stored_pointer = typename alloc_traits::pointer;
+    using stored_pointer = typename detail::allocator_pointers<Allocator, T>::pointer;
     // An empty allocator takes no space (empty-base optimization).
     struct storage : detail::allocator_holder<Allocator> {
         using detail::allocator_holder<Allocator>::allocator_holder;

@@ -170,7 +170,7 @@ public:
 private:
     // The allocator's pointer type (T* for the default allocator; an allocator's fancy pointer, such as an
     // offset_ptr in shared memory, otherwise): the container may live where raw pointers mean nothing.
-    using stored_pointer = typename alloc_traits::pointer;
+    using stored_pointer = typename detail::allocator_pointers<Allocator, T>::pointer;
     struct storage : detail::allocator_holder<Allocator> {
         using detail::allocator_holder<Allocator>::allocator_holder;
         stored_pointer begin = nullptr;

@@ -39,6 +39,20 @@ struct is_allocator<A, std::void_t<typename A::value_type, decltype(std::declval
 template <class A>
 inline constexpr bool is_allocator_v = is_allocator<A>::value;
 
+/// allocator_traits<A>::pointer and const_pointer, or T* and const T* when A is no allocator: a class that
+/// names them can then be instantiated with any A (class template argument deduction does so with
+/// candidates it is about to discard, vector<It, int> for vector(first, last, 5)).
+template <class A, class T, bool = is_allocator_v<A>>
+struct allocator_pointers {
+    using pointer = T*;
+    using const_pointer = const T*;
+};
+template <class A, class T>
+struct allocator_pointers<A, T, true> {
+    using pointer = typename std::allocator_traits<A>::pointer;
+    using const_pointer = typename std::allocator_traits<A>::const_pointer;
+};
+
 template <class A, class = void>
 struct has_allocate_at_least : std::false_type {};
 template <class A>

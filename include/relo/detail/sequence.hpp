@@ -138,8 +138,8 @@ public:
     using difference_type = std::ptrdiff_t;
     using reference = T&;
     using const_reference = const T&;
-    using pointer = typename std::allocator_traits<Alloc>::pointer;
-    using const_pointer = typename std::allocator_traits<Alloc>::const_pointer;
+    using pointer = typename allocator_pointers<Alloc, T>::pointer;
+    using const_pointer = typename allocator_pointers<Alloc, T>::const_pointer;
     using iterator = T*;
     using const_iterator = const T*;
     using reverse_iterator = std::reverse_iterator<iterator>;
@@ -817,6 +817,7 @@ protected:
             if constexpr (!Derived::seq_fixed_capacity) self().seq_rebuild(n, build);
             return;
         }
+        if (n == 0) return;  // (then begin() may be null: inplace_vector<T, 0>)
         build(begin());
         self().seq_set_end(begin() + n);
     }
