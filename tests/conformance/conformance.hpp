@@ -491,9 +491,10 @@ public:
         return *this;
     }
 
+    // (Integer arithmetic: the target is another object, and subtracting unrelated pointers is undefined;
+    // GCC -O2 made use of it.)
     T* get() const noexcept {
-        return offset_ == 1 ? nullptr
-                            : reinterpret_cast<T*>(const_cast<char*>(reinterpret_cast<const volatile char*>(this)) + offset_);
+        return offset_ == 1 ? nullptr : reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(this) + static_cast<std::uintptr_t>(offset_));
     }
     template <class U = T, std::enable_if_t<!std::is_void_v<U>, int> = 0>
     U& operator*() const noexcept {
@@ -549,7 +550,8 @@ public:
 private:
     void set(T* p) noexcept {
         offset_ = p == nullptr ? 1
-                               : reinterpret_cast<const volatile char*>(p) - reinterpret_cast<const volatile char*>(this);
+                               : static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(p) -
+                                                             reinterpret_cast<std::uintptr_t>(this));
     }
     std::ptrdiff_t offset_ = 1;
 };
