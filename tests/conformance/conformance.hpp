@@ -268,65 +268,39 @@ template <class U, class V>
 void operator,(U&&, V&&) = delete;
 }  // namespace greedy
 
-/// A single-pass iterator over ints whose comma operator is deleted.
-class hostile_input_iterator {
+/// An iterator over ints of the given category (input: single pass; forward) whose comma operator is
+/// deleted.
+template <class Category>
+class hostile_iterator {
 public:
-    using iterator_category = std::input_iterator_tag;
+    using iterator_category = Category;
     using value_type = int;
     using difference_type = std::ptrdiff_t;
     using pointer = const int*;
     using reference = const int&;
 
-    hostile_input_iterator() = default;
-    explicit hostile_input_iterator(const int* p) : p_(p) {}
+    hostile_iterator() = default;
+    explicit hostile_iterator(const int* p) : p_(p) {}
     reference operator*() const { return *p_; }
-    hostile_input_iterator& operator++() {
+    hostile_iterator& operator++() {
         ++p_;
         return *this;
     }
-    hostile_input_iterator operator++(int) {
-        hostile_input_iterator old = *this;
+    hostile_iterator operator++(int) {
+        hostile_iterator old = *this;
         ++p_;
         return old;
     }
-    friend bool operator==(const hostile_input_iterator& a, const hostile_input_iterator& b) { return a.p_ == b.p_; }
-    friend bool operator!=(const hostile_input_iterator& a, const hostile_input_iterator& b) { return a.p_ != b.p_; }
+    friend bool operator==(const hostile_iterator& a, const hostile_iterator& b) { return a.p_ == b.p_; }
+    friend bool operator!=(const hostile_iterator& a, const hostile_iterator& b) { return a.p_ != b.p_; }
     template <class U>
     void operator,(U&&) const = delete;
 
 private:
     const int* p_ = nullptr;
 };
-
-/// A forward iterator over ints whose comma operator is deleted.
-class hostile_forward_iterator {
-public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = int;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const int*;
-    using reference = const int&;
-
-    hostile_forward_iterator() = default;
-    explicit hostile_forward_iterator(const int* p) : p_(p) {}
-    reference operator*() const { return *p_; }
-    hostile_forward_iterator& operator++() {
-        ++p_;
-        return *this;
-    }
-    hostile_forward_iterator operator++(int) {
-        hostile_forward_iterator old = *this;
-        ++p_;
-        return old;
-    }
-    friend bool operator==(const hostile_forward_iterator& a, const hostile_forward_iterator& b) { return a.p_ == b.p_; }
-    friend bool operator!=(const hostile_forward_iterator& a, const hostile_forward_iterator& b) { return a.p_ != b.p_; }
-    template <class U>
-    void operator,(U&&) const = delete;
-
-private:
-    const int* p_ = nullptr;
-};
+using hostile_input_iterator = hostile_iterator<std::input_iterator_tag>;
+using hostile_forward_iterator = hostile_iterator<std::forward_iterator_tag>;
 
 // ---- An allocator that checks the allocator requirements as a container uses them.
 //
