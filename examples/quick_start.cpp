@@ -2,6 +2,7 @@
 // verbatim; the test readme_snippet checks that they agree, and this program is built and run by the tests).
 // [quick-start]
 #include <relo/inplace_vector.hpp>
+#include <relo/pinned_vector.hpp>
 #include <relo/small_vector.hpp>
 #include <relo/vector.hpp>
 
@@ -30,8 +31,15 @@ int main() {
     relo::inplace_vector<int, 8> digits;     // C++26's std::inplace_vector: never allocates
     while (digits.try_push_back(int(digits.size()))) {}      // stops when full
 
-    std::printf("%zu doubles, %zu handles, %zu words, %zu digits\n", xs.size(), handles.size(), words.size(),
-                digits.size());
-    return xs.front() == 9'999'999.0 && words.size() == 3 && !words.is_on_heap() && digits.size() == 8 ? 0 : 1;
+    relo::pinned_vector<std::string> log(relo::max_capacity, 1'000'000);  // address space, no memory yet
+    const std::string& first = log.emplace_back("start");
+    for (int i = 0; i < 100'000; ++i) log.push_back(std::to_string(i));  // commits pages: nothing moves
+
+    std::printf("%zu doubles, %zu handles, %zu words, %zu digits, %zu lines\n", xs.size(), handles.size(),
+                words.size(), digits.size(), log.size());
+    return xs.front() == 9'999'999.0 && words.size() == 3 && !words.is_on_heap() && digits.size() == 8 &&
+                   &first == &log[0] && first == "start"
+               ? 0
+               : 1;
 }
 // [quick-start end]

@@ -121,7 +121,7 @@ void run_modifier_matrix(guarantee middle_insert) {
             at_every_throw_point<V>("resize(grow)", guarantee::strong, setup, [&](V& v) { v.resize(v.size() + 5, value); });
             if constexpr (growable) {
                 at_every_throw_point<V>("reserve", guarantee::strong, setup, [&](V& v) { v.reserve(v.capacity() + 10); },
-                                        !std::is_nothrow_move_constructible_v<T>);
+                                        growth_moves_elements<V>::value && !std::is_nothrow_move_constructible_v<T>);
                 at_every_throw_point<V>("assign(grow)", guarantee::strong, setup, [&](V& v) { v.assign(v.capacity() + 2, value); });
             }
             at_every_throw_point<V>("assign(range)", guarantee::basic, setup, [&](V& v) { v.assign(range.begin(), range.end()); });

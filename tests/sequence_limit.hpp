@@ -18,6 +18,10 @@ struct too_large_error {
     using type = std::length_error;
 };
 
+/// Whether growing the storage moves the elements (false for containers whose elements never move).
+template <class C>
+struct growth_moves_elements : std::true_type {};
+
 }  // namespace relo_test
 
 #endif  // RELO_TESTS_SEQUENCE_LIMIT_HPP

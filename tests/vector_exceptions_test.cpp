@@ -19,14 +19,8 @@
 
 #include "element_kinds.hpp"
 #include "exception_matrix.hpp"
+#include "sanitizers.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define RELO_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RELO_TEST_ASAN 1
-#endif
-#endif
 
 namespace relo_test {
 namespace {
@@ -48,7 +42,7 @@ TEST(VectorExceptions, AllocationFailureLeavesTheVectorUnchanged) {
 
 // ---- The kernel refusing memory: RLIMIT_AS lowered in a child process.
 
-#if !defined(RELO_TEST_ASAN)
+#if !RELO_TEST_ASAN
 long address_space_in_use() {
     FILE* f = std::fopen("/proc/self/statm", "r");
     long pages = 0;

@@ -2,10 +2,12 @@
 #ifndef RELO_RELO_HPP
 #define RELO_RELO_HPP
 
+#include "relo/commit_policy.hpp"
 #include "relo/growth.hpp"
 #include "relo/inplace_vector.hpp"
 #include "relo/optional_ref.hpp"
 #include "relo/page_allocator.hpp"
+#include "relo/pinned_vector.hpp"
 #include "relo/relocation.hpp"
 #include "relo/small_vector.hpp"
 #include "relo/vector.hpp"

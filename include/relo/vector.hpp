@@ -18,7 +18,8 @@
 //   * insertion in the middle gives the strong guarantee whenever elements relocate without throwing;
 //   * insert(pos, first, last) accepts a range of the vector's own elements;
 //   * after an exception from a growing push_back the contents are unchanged but the capacity may be larger;
-//   * allocators with fancy pointers are not supported.
+//   * with an allocator whose pointer is a fancy pointer, the vector stores that type but iterators and
+//     data() are still raw pointers (docs/conformance.md).
 // Invalidation is std::vector's: growth invalidates everything, insert/erase invalidate from the position on.
 //
 // Every member's contract (complexity, what it throws, what it invalidates, its exception guarantee and

@@ -22,6 +22,7 @@
 
 #include "relo/inplace_vector.hpp"
 #include "relo/small_vector.hpp"
+#include "relo/pinned_vector.hpp"
 #include "relo/vector.hpp"
 
 namespace conformance {
@@ -57,7 +58,17 @@ struct inplace_vector_family {
     static constexpr const char* name = "inplace_vector";
 };
 
-using all_families = ::testing::Types<vector_family, small_vector_family, inplace_vector_family>;
+/// The default reservation (16 GiB of address space).
+struct pinned_vector_family {
+    template <class T, class A = void>
+    using type = relo::pinned_vector<T>;
+    static constexpr bool allocator_aware = false;
+    static constexpr bool fixed_capacity = false;
+    static constexpr std::size_t capacity = std::size_t(-1);
+    static constexpr const char* name = "pinned_vector";
+};
+
+using all_families = ::testing::Types<vector_family, small_vector_family, inplace_vector_family, pinned_vector_family>;
 using allocator_aware_families = ::testing::Types<vector_family, small_vector_family>;
 
 struct family_names {

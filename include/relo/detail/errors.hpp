@@ -1,6 +1,8 @@
 // relo/detail/errors.hpp — the error policy (DESIGN.md, "Errors and bad input"), in one place.
 //
-//   std::bad_alloc      an allocation or commit failed, or an inplace_vector would exceed its capacity (P0843)
+//   std::bad_alloc      an allocation or commit failed, or an inplace_vector would exceed its capacity (P0843);
+//                       a refused reservation of address space says how large it was
+//   std::length_error   pinned_vector growth beyond its reservation (through max_size())
 //   std::length_error   a size beyond max_size() (arithmetic overflow of n * sizeof(T) included)
 //   std::out_of_range   at(i) with i >= size()
 // Precondition violations are not errors: RELO_EXPECTS (detail/config.hpp) checks them in hardened and
@@ -8,6 +10,8 @@
 #ifndef RELO_DETAIL_ERRORS_HPP
 #define RELO_DETAIL_ERRORS_HPP
 
+#include <cstddef>
+#include <cstdio>
 #include <new>
 #include <stdexcept>
 
@@ -16,6 +20,20 @@
 namespace relo::detail {
 
 [[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
+
+/// The std::bad_alloc of a reservation of address space that the system refused, naming its size.
+class reservation_failure : public std::bad_alloc {
+public:
+    explicit reservation_failure(std::size_t bytes) noexcept {
+        std::snprintf(what_, sizeof what_, "relo: cannot reserve %zu bytes of address space", bytes);
+    }
+    const char* what() const noexcept override { return what_; }
+
+private:
+    char what_[72];
+};
+
+[[noreturn]] RELO_COLD inline void throw_reservation_failure(std::size_t bytes) { throw reservation_failure(bytes); }
 [[noreturn]] RELO_COLD inline void throw_length_error(const char* what) { throw std::length_error(what); }
 [[noreturn]] RELO_COLD inline void throw_out_of_range(const char* what) { throw std::out_of_range(what); }
 

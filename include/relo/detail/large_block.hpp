@@ -147,18 +147,9 @@ private:
         return r > committed ? r : committed;
     }
 
-    /// Reserves `length` bytes; aligned to a huge page (by trimming an over-sized reservation) when the
-    /// block may use huge pages within it.
+    /// Reserves `length` bytes; aligned to a huge page when the block may use huge pages within it.
     static void* reserve_aligned(std::size_t length, const large_block_options& opt) noexcept {
-        if (!uses_huge_pages(length, opt)) return os::try_reserve(length);
-        const std::size_t align = os::huge_page_size();
-        char* raw = static_cast<char*>(os::try_reserve(length + align));
-        if (raw == nullptr) return nullptr;
-        char* aligned = reinterpret_cast<char*>(round_up(reinterpret_cast<std::uintptr_t>(raw), align));
-        if (aligned != raw) os::release(raw, static_cast<std::size_t>(aligned - raw));
-        const std::size_t tail = static_cast<std::size_t>(raw + length + align - (aligned + length));
-        if (tail != 0) os::release(aligned + length, tail);
-        return aligned;
+        return os::try_reserve_aligned(length, uses_huge_pages(length, opt) ? os::huge_page_size() : 0);
     }
 
     /// Grows the reservation in place to `wanted` bytes, if the address space behind it is free.

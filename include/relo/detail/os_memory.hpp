@@ -70,6 +70,11 @@ inline std::size_t malloc_usable_bytes(void* p, std::size_t requested) noexcept 
 #endif
 }
 
+/// Unmap a range obtained from reserve() (or a page-aligned part of one).
+inline void release(void* p, std::size_t bytes) noexcept {
+    if (p != nullptr && bytes != 0) (void)::munmap(p, round_up_to_pages(bytes));
+}
+
 /// Reserve `bytes` of address space with no access and no backing store; nullptr on failure.
 inline void* try_reserve(std::size_t bytes) noexcept {
     void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -83,23 +88,41 @@ inline void* reserve(std::size_t bytes) {
     return p;
 }
 
+/// Reserve `bytes` of address space as try_reserve() does, starting at a multiple of `alignment` (a power
+/// of two, a multiple of the page size): an over-sized reservation is trimmed. nullptr on failure.
+inline void* try_reserve_aligned(std::size_t bytes, std::size_t alignment) noexcept {
+    const std::size_t length = round_up_to_pages(bytes);
+    if (alignment <= page_size()) return try_reserve(length);
+    if (length > SIZE_MAX - alignment) return nullptr;
+    char* raw = static_cast<char*>(try_reserve(length + alignment));
+    if (raw == nullptr) return nullptr;
+    const std::uintptr_t mask = alignment - 1;
+    char* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(raw) + mask) & ~mask);
+    if (aligned != raw) release(raw, static_cast<std::size_t>(aligned - raw));
+    const std::size_t tail = static_cast<std::size_t>((raw + length + alignment) - (aligned + length));
+    if (tail != 0) release(aligned + length, tail);
+    return aligned;
+}
+
 /// Make reserved pages readable and writable. `p` must be page-aligned. False on failure.
 inline bool commit(void* p, std::size_t bytes) noexcept {
     return ::mprotect(p, round_up_to_pages(bytes), PROT_READ | PROT_WRITE) == 0;
 }
 
-/// Give committed pages back to the system and make them inaccessible again (the range stays reserved).
-inline void decommit(void* p, std::size_t bytes) noexcept {
-    const std::size_t len = round_up_to_pages(bytes);
+/// Give committed pages back to the system; they stay readable and writable (and read as zeros).
+inline void discard(void* p, std::size_t bytes) noexcept {
 #if defined(MADV_DONTNEED)
-    (void)::madvise(p, len, MADV_DONTNEED);
+    (void)::madvise(p, round_up_to_pages(bytes), MADV_DONTNEED);
+#else
+    (void)p;
+    (void)bytes;
 #endif
-    (void)::mprotect(p, len, PROT_NONE);
 }
 
-/// Unmap a range obtained from map() or reserve() (or a page-aligned part of one).
-inline void release(void* p, std::size_t bytes) noexcept {
-    if (p != nullptr && bytes != 0) (void)::munmap(p, round_up_to_pages(bytes));
+/// Give committed pages back to the system and make them inaccessible again (the range stays reserved).
+inline void decommit(void* p, std::size_t bytes) noexcept {
+    discard(p, bytes);
+    (void)::mprotect(p, round_up_to_pages(bytes), PROT_NONE);
 }
 
 /// The size of a transparent huge page (a PMD mapping), or 0 where relo does not use them.

@@ -1,0 +1,134 @@
+// relo/detail/reservation.hpp — layer 3: a reserved range of address space committed as it fills, in
+// type-free code shared by relo::pinned_vector and relo::vm_arena.
+//
+// A reservation is `reserved` bytes of address space (PROT_NONE, MAP_NORESERVE: no memory and no commit
+// charge behind it) followed by one guard page that is never committed. Its first `committed` bytes are
+// readable and writable; everything after them faults. The owner keeps (base, committed, reserved) in its
+// own members and passes them by value, so that a push_back loop keeps them in registers; the functions
+// here are the out-of-line part. Under a rule that uses huge pages, reservations that can hold one start on
+// a huge-page boundary, so that their pages can become huge pages once the rule says so.
+//
+// The commit rule (relo/commit_policy.hpp): the first commit is rule.first_step, later ones double the
+// committed size, at most rule.max_step at once; from rule.huge_page_threshold on, the whole range is
+// advised MADV_HUGEPAGE and commits end on huge-page boundaries. A range always has two mappings (the
+// committed prefix, the rest with the guard page), or one when nothing or everything is committed.
+#ifndef RELO_DETAIL_RESERVATION_HPP
+#define RELO_DETAIL_RESERVATION_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "relo/commit_policy.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
+#include "relo/detail/os_memory.hpp"
+
+namespace relo::detail {
+
+struct reservation {
+    /// The most bytes a reservation may hold (so that sizes and pointer differences never overflow).
+    static constexpr std::size_t max_bytes = SIZE_MAX / 4;
+
+    /// Reserves `bytes` (rounded up to whole pages) and the guard page after them; returns the base, on a
+    /// huge-page boundary when the rule uses huge pages and the reservation can hold one. Throws
+    /// std::bad_alloc naming the size when the system refuses.
+    static char* reserve(std::size_t& bytes, const commit_rule& rule) {
+        char* base = try_reserve(bytes, rule);
+        if (base == nullptr) throw_reservation_failure(bytes);
+        return base;
+    }
+
+    /// Reserves `bytes` as reserve() does or, where the address space is smaller (RLIMIT_AS, a 32-bit
+    /// process), the largest of bytes/2, bytes/4, ... that fits, down to `minimum`; `bytes` becomes what was
+    /// reserved. Throws std::bad_alloc naming `minimum` when not even that fits.
+    static char* reserve_at_most(std::size_t& bytes, std::size_t minimum, const commit_rule& rule) {
+        std::size_t want = bytes;
+        for (;;) {
+            if (char* base = try_reserve(want, rule)) {
+                bytes = want;
+                return base;
+            }
+            if (want <= minimum) throw_reservation_failure(minimum);
+            want = want / 2 > minimum ? want / 2 : minimum;
+        }
+    }
+
+    /// Unmaps a reservation (its committed pages included).
+    static void release(char* base, std::size_t reserved) noexcept {
+        if (base != nullptr) os::release(base, reserved + os::page_size());
+    }
+
+    /// Commits at least `needed` bytes (committed < needed <= reserved) by the rule's steps; returns the
+    /// new committed size. Throws std::bad_alloc (nothing changed) when the system refuses the commit.
+    RELO_NOINLINE static std::size_t grow(char* base, std::size_t committed, std::size_t reserved, std::size_t needed,
+                                          const commit_rule& rule) {
+        const std::size_t step = committed == 0 ? rule.first_step : (committed < rule.max_step ? committed : rule.max_step);
+        const std::size_t ahead = committed + step;
+        return commit_to(base, committed, reserved, needed > ahead ? needed : ahead, rule);
+    }
+
+    /// Commits at least `needed` bytes (committed < needed <= reserved), no further than the page or huge
+    /// page that holds them (reserve()). Throws std::bad_alloc (nothing changed).
+    static std::size_t commit_exactly(char* base, std::size_t committed, std::size_t reserved, std::size_t needed,
+                                      const commit_rule& rule) {
+        return commit_to(base, committed, reserved, needed, rule);
+    }
+
+    /// After a container shrank to `in_use` bytes: the committed size it keeps, max(2 x in_use, the rule's
+    /// retained minimum) in whole commit units, and the pages beyond it decommitted (given back, and
+    /// inaccessible again). Keeping twice the size means that a container oscillating around a size does
+    /// not fault the same pages again and again.
+    static std::size_t trim(char* base, std::size_t committed, std::size_t in_use, const commit_rule& rule) noexcept {
+        const std::size_t doubled = in_use < max_bytes ? 2 * in_use : in_use;
+        const std::size_t keep = doubled > rule.retained_minimum ? doubled : rule.retained_minimum;
+        return keep < committed ? decommit_beyond(base, committed, keep, rule) : committed;
+    }
+
+    /// Decommits everything past `in_use` bytes (rounded up to the commit unit); returns the new committed size.
+    static std::size_t decommit_beyond(char* base, std::size_t committed, std::size_t in_use,
+                                       const commit_rule& rule) noexcept {
+        const std::size_t keep = commit_length(in_use, rule);
+        if (keep >= committed) return committed;
+        os::decommit(base + keep, committed - keep);
+        return keep;
+    }
+
+    /// The committed length that holds `bytes`: whole pages, or whole huge pages from the threshold on.
+    static std::size_t commit_length(std::size_t bytes, const commit_rule& rule) noexcept {
+        if (uses_huge_pages(bytes, rule)) {
+            const std::size_t huge = os::huge_page_size();
+            return (bytes + huge - 1) / huge * huge;
+        }
+        return os::round_up_to_pages(bytes);
+    }
+
+private:
+    static bool uses_huge_pages(std::size_t committed, const commit_rule& rule) noexcept {
+        const std::size_t huge = os::huge_page_size();
+        return huge != 0 && committed >= rule.huge_page_threshold && committed >= huge;
+    }
+
+    static char* try_reserve(std::size_t& bytes, const commit_rule& rule) noexcept {
+        if (bytes > max_bytes) return nullptr;
+        bytes = os::round_up_to_pages(bytes);
+        // (Aligning costs two more system calls: only for a reservation that will use huge pages.)
+        const std::size_t alignment = uses_huge_pages(bytes, rule) ? os::huge_page_size() : 0;
+        return static_cast<char*>(os::try_reserve_aligned(bytes + os::page_size(), alignment));
+    }
+
+    static std::size_t commit_to(char* base, std::size_t committed, std::size_t reserved, std::size_t target,
+                                 const commit_rule& rule) {
+        std::size_t length = commit_length(target, rule);
+        if (length > reserved) length = reserved;
+        if (!os::commit(base + committed, length - committed)) throw_bad_alloc();
+        // Crossing the threshold: the pages faulted from now on are huge. The whole range (guard page
+        // included) is advised, so that it stays two mappings.
+        if (!uses_huge_pages(committed, rule) && uses_huge_pages(length, rule))
+            os::advise_huge_pages(base, reserved + os::page_size());
+        return length;
+    }
+};
+
+}  // namespace relo::detail
+
+#endif  // RELO_DETAIL_RESERVATION_HPP

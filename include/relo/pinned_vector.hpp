@@ -1,0 +1,383 @@
+// relo/pinned_vector.hpp — relo::pinned_vector<T, CommitPolicy>: a vector that reserves a range of address
+// space once and commits pages as it grows, so that its elements never move.
+//
+//     relo::pinned_vector<int> v;                                  // reserves default_reservation bytes
+//     relo::pinned_vector<int> w(relo::max_capacity, 1'000'000);   // room for 10^6 elements, none committed
+//     int* p = &w.emplace_back(1);
+//     for (int i = 0; i < 999'999; ++i) w.push_back(i);           // p is still valid
+//
+// The interface is relo::vector's (std::vector's, with the C++23 range members and relo's extras), and
+// every std::vector constructor has a counterpart taking relo::max_capacity and a capacity (in elements)
+// first. What differs:
+//   * max_size() is the reservation: growing beyond it throws std::length_error (the vector unchanged);
+//     capacity() is what is committed. Committing fails with std::bad_alloc (the vector unchanged); a
+//     reservation the system refuses is a std::bad_alloc whose what() names its size.
+//   * Growth never moves an element: push_back, emplace_back, resize, reserve, append_range and insert at
+//     the end keep every pointer, reference and iterator valid. insert and erase elsewhere shift the
+//     elements after the position, and invalidate from the position on, as std::vector does.
+//   * Beyond capacity() the reservation is inaccessible, and so is the page after it: a write past the
+//     committed end faults instead of corrupting a neighbour.
+//   * Memory goes back to the system: shrink_to_fit() decommits every page past size(); clear() and a
+//     shrinking resize() decommit only beyond max(2 x size() x sizeof(T), the policy's retained minimum),
+//     so that a vector that oscillates around a size does not fault the same pages again. capacity()
+//     drops accordingly.
+//   * Moving transfers the reservation (the elements stay where they are; the source is left empty
+//     without one, and reserves the default again if it grows); copying makes a new reservation of the
+//     same size; swap is O(1). assign() that needs more than capacity() builds the new elements in a new
+//     reservation of the same size before the old ones are destroyed (strong guarantee, like std::vector's
+//     reallocation); every other operation stays in the reservation.
+//   * There is no allocator: the elements are constructed and destroyed as std::allocator<T> does.
+// Each vector is one or two mappings (the committed pages, the rest of the reservation with its guard
+// page): Linux's default vm.max_map_count (65530) allows about 32000 vectors that have committed pages.
+//
+// CommitPolicy (relo/commit_policy.hpp) says how pages are committed; the default commits geometrically
+// and uses transparent huge pages for large vectors (docs/pinned_vector.md has the measurements).
+#ifndef RELO_PINNED_VECTOR_HPP
+#define RELO_PINNED_VECTOR_HPP
+
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "relo/commit_policy.hpp"
+#include "relo/detail/allocation.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
+#include "relo/detail/os_memory.hpp"
+#include "relo/detail/reservation.hpp"
+#include "relo/detail/sequence.hpp"
+#include "relo/detail/uninitialized.hpp"
+
+namespace relo {
+
+/// The tag of pinned_vector's constructors that take the reservation's size, in elements.
+struct max_capacity_t {
+    explicit max_capacity_t() = default;
+};
+inline constexpr max_capacity_t max_capacity{};
+
+template <class T, class CommitPolicy = geometric_commit>
+class pinned_vector : public detail::sequence_ops<pinned_vector<T, CommitPolicy>, T, std::allocator<T>> {
+    using base = detail::sequence_ops<pinned_vector<T, CommitPolicy>, T, std::allocator<T>>;
+    friend base;
+    using reservation = detail::reservation;
+
+public:
+    using typename base::difference_type;
+    using typename base::size_type;
+    using commit_policy = CommitPolicy;
+
+private:
+    struct without_reservation_t {};
+    static constexpr without_reservation_t without_reservation{};
+    explicit pinned_vector(without_reservation_t) noexcept {}
+
+public:
+    /// The address space a default-constructed vector reserves: 16 GiB, so that 8192 of them fit in the
+    /// 128 TiB of a 47-bit user address space (less where the address space is smaller: the constructor
+    /// then halves the reservation until it fits).
+    static constexpr std::size_t default_reservation = std::size_t{1} << (sizeof(void*) >= 8 ? 34 : 28);
+
+    // ---------------------------------------------------------------------------------------------------
+    // Construction. A constructor without relo::max_capacity reserves default_reservation bytes (more if
+    // its elements need more); with it, room for exactly `capacity` elements (rounded up to whole pages).
+
+    pinned_vector() { reserve_default(0); }
+    pinned_vector(max_capacity_t, size_type capacity) { reserve_elements(capacity); }
+
+    explicit pinned_vector(size_type n) : pinned_vector(without_reservation) {
+        reserve_default(n);
+        build_value_initialized(n);
+    }
+    pinned_vector(max_capacity_t, size_type capacity, size_type n) : pinned_vector(max_capacity, capacity) {
+        build_value_initialized(n);
+    }
+    pinned_vector(size_type n, const T& value) : pinned_vector(without_reservation) {
+        reserve_default(n);
+        build_filled(n, value);
+    }
+    pinned_vector(max_capacity_t, size_type capacity, size_type n, const T& value)
+        : pinned_vector(max_capacity, capacity) {
+        build_filled(n, value);
+    }
+    template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+    pinned_vector(InputIt first, InputIt last) : pinned_vector(without_reservation) {
+        reserve_default_for(first, last);
+        build_from_range(std::move(first), std::move(last));
+    }
+    template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+    pinned_vector(max_capacity_t, size_type capacity, InputIt first, InputIt last) : pinned_vector(max_capacity, capacity) {
+        build_from_range(std::move(first), std::move(last));
+    }
+    pinned_vector(std::initializer_list<T> list) : pinned_vector(without_reservation) {
+        reserve_default(list.size());
+        build_from_range(list.begin(), list.end());
+    }
+    pinned_vector(max_capacity_t, size_type capacity, std::initializer_list<T> list) : pinned_vector(max_capacity, capacity) {
+        build_from_range(list.begin(), list.end());
+    }
+#if RELO_HAS_FROM_RANGE
+    template <class R>
+    pinned_vector(std::from_range_t, R&& range) : pinned_vector(without_reservation) {
+        reserve_default_for(std::ranges::begin(range), std::ranges::end(range));
+        build_from_range(std::ranges::begin(range), std::ranges::end(range));
+    }
+    template <class R>
+    pinned_vector(max_capacity_t, size_type capacity, std::from_range_t, R&& range) : pinned_vector(max_capacity, capacity) {
+        build_from_range(std::ranges::begin(range), std::ranges::end(range));
+    }
+#endif
+
+    /// A new reservation of other's size, holding copies of its elements.
+    pinned_vector(const pinned_vector& other) : pinned_vector(without_reservation) {
+        if (other.begin_ != nullptr) reserve_bytes(other.reserved_);
+        build_from_range(other.begin(), other.end());
+    }
+    /// Takes other's reservation; other is left empty, without one.
+    pinned_vector(pinned_vector&& other) noexcept { steal(other); }
+
+    ~pinned_vector() { release_all(); }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Assignment. Copying keeps this reservation when other's elements fit in it, else takes a new one of
+    // other's size; moving takes other's reservation.
+
+    pinned_vector& operator=(const pinned_vector& other) {
+        if (this == std::addressof(other)) return *this;
+        if (other.size() > this->max_size()) {
+            pinned_vector copy(other);
+            swap(copy);
+        } else {
+            this->assign(other.begin(), other.end());
+        }
+        return *this;
+    }
+    pinned_vector& operator=(pinned_vector&& other) noexcept {
+        if (this != std::addressof(other)) {
+            release_all();
+            steal(other);
+        }
+        return *this;
+    }
+    pinned_vector& operator=(std::initializer_list<T> list) {
+        this->assign(list);
+        return *this;
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    // Capacity and memory.
+
+    /// The bytes of address space reserved (0 for a moved-from vector, until it grows).
+    std::size_t reserved_bytes() const noexcept { return reserved_; }
+    /// The bytes committed (readable and writable): capacity() elements and the rest of the last page.
+    std::size_t committed_bytes() const noexcept { return committed_; }
+
+    /// Decommits every page past size(): capacity() becomes size() rounded up to whole pages.
+    void shrink_to_fit() noexcept { set_committed(reservation::decommit_beyond(base_bytes(), committed_, used_bytes(), rule())); }
+
+    /// Destroys every element; keeps the policy's retained minimum committed (see above).
+    void clear() noexcept {
+        base::clear();
+        trim();
+    }
+    void resize(size_type n) {
+        const bool shrinks = n < this->size();
+        base::resize(n);
+        if (shrinks) trim();
+    }
+    void resize(size_type n, const T& value) {
+        const bool shrinks = n < this->size();
+        base::resize(n, value);
+        if (shrinks) trim();
+    }
+
+    /// Exchanges the reservations in O(1); no element moves, and iterators follow their elements.
+    void swap(pinned_vector& other) noexcept {
+        std::swap(begin_, other.begin_);
+        std::swap(end_, other.end_);
+        std::swap(capacity_end_, other.capacity_end_);
+        std::swap(committed_, other.committed_);
+        std::swap(reserved_, other.reserved_);
+    }
+
+private:
+    static_assert(alignof(T) <= 4096, "relo::pinned_vector: elements are aligned to at most a page");
+
+    T* begin_ = nullptr;
+    T* end_ = nullptr;
+    T* capacity_end_ = nullptr;
+    std::size_t committed_ = 0;  // bytes
+    std::size_t reserved_ = 0;   // bytes, not counting the guard page
+    std::allocator<T> allocator_;
+
+    static constexpr const commit_rule& rule() noexcept { return CommitPolicy::rule; }
+    static constexpr size_type max_elements = static_cast<size_type>(std::numeric_limits<difference_type>::max()) / sizeof(T);
+
+    char* base_bytes() const noexcept { return reinterpret_cast<char*>(begin_); }
+    std::size_t used_bytes() const noexcept { return static_cast<std::size_t>(end_ - begin_) * sizeof(T); }
+
+    // The storage interface of detail::sequence_ops.
+    T* seq_begin() const noexcept { return begin_; }
+    T* seq_end() const noexcept { return end_; }
+    T* seq_capacity_end() const noexcept { return capacity_end_; }
+    bool seq_full() const noexcept { return end_ == capacity_end_; }
+    void seq_set_end(T* e) noexcept { end_ = e; }
+    void seq_added_one() noexcept { ++end_; }
+    void seq_removed_one() noexcept { --end_; }
+    std::allocator<T>& seq_allocator() noexcept { return allocator_; }
+    size_type seq_max_size() const noexcept {
+        const size_type n = (begin_ != nullptr ? reserved_ : default_reservation) / sizeof(T);
+        return n < max_elements ? n : max_elements;
+    }
+    static constexpr bool seq_fixed_capacity = false;
+    static constexpr bool seq_grows_out_of_line = false;
+    [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
+
+    // Growth commits pages; nothing moves. (Inline glue around one out-of-line call that takes values,
+    // so that a push_back loop keeps the vector in registers.)
+    RELO_ALWAYS_INLINE void seq_grow(size_type required) {
+        if (RELO_UNLIKELY(begin_ == nullptr)) reserve_default(required);
+        set_committed(reservation::grow(base_bytes(), committed_, reserved_, required * sizeof(T), rule()));
+    }
+    void seq_reserve(size_type n) {
+        if (begin_ == nullptr) reserve_default(n);
+        set_committed(reservation::commit_exactly(base_bytes(), committed_, reserved_, n * sizeof(T), rule()));
+    }
+    void seq_grow_with_gap(size_type required, size_type at, size_type n) {
+        seq_grow(required);
+        detail::open_gap(allocator_, begin_ + at, end_, n);
+    }
+    template <class Build>
+    void seq_grow_emplacing(size_type required, Build&& build) {
+        seq_grow(required);
+        build(end_);
+        ++end_;
+    }
+    /// n new elements in place of the present ones (only called when n > capacity()): built where they
+    /// stay when the vector is empty; otherwise in a new reservation of the same size, taken over once
+    /// they exist (the old elements may be what they are built from).
+    template <class Build>
+    void seq_rebuild(size_type n, Build&& build) {
+        if (begin_ == end_) {
+            seq_reserve(n);
+            build(begin_);
+            end_ = begin_ + n;
+            return;
+        }
+        pinned_vector fresh(without_reservation);
+        fresh.reserve_bytes(reserved_);
+        fresh.seq_reserve(n);
+        build(fresh.begin_);
+        fresh.end_ = fresh.begin_ + n;
+        swap(fresh);
+    }
+    void seq_release() noexcept {
+        detail::destroy(allocator_, begin_, end_);
+        end_ = begin_;
+    }
+
+    void set_committed(std::size_t bytes) noexcept {
+        committed_ = bytes;
+        capacity_end_ = begin_ + bytes / sizeof(T);
+    }
+
+    /// After shrinking: the pages beyond the hysteresis slack go back to the system.
+    void trim() noexcept {
+        if (begin_ != nullptr) set_committed(reservation::trim(base_bytes(), committed_, used_bytes(), rule()));
+    }
+
+    void reserve_elements(size_type capacity) {
+        if (capacity > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
+        reserve_bytes(capacity * sizeof(T));
+    }
+    void reserve_bytes(std::size_t bytes) {
+        std::size_t reserved = bytes == 0 ? 1 : bytes;
+        char* base = reservation::reserve(reserved, rule());  // (rounds `reserved` up to what it reserved)
+        adopt_reservation(base, reserved);
+    }
+    /// The default reservation, or as much of it as the address space allows, and at least room for
+    /// `elements`.
+    RELO_NOINLINE void reserve_default(size_type elements) {
+        if (elements > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
+        const std::size_t needed = elements * sizeof(T);
+        std::size_t reserved = needed > default_reservation ? needed : default_reservation;
+        const std::size_t minimum = needed > 0 ? needed : 1;
+        char* base = reservation::reserve_at_most(reserved, minimum, rule());  // (sets `reserved` to what it reserved)
+        adopt_reservation(base, reserved);
+    }
+    /// reserve_default() for the elements of a range whose length is known (forward iterators).
+    template <class It, class Sent>
+    void reserve_default_for(const It& first, const Sent& last) {
+        if constexpr (detail::is_forward_iterator_v<It>) {
+            reserve_default(detail::range_length(first, last));
+        } else {
+            reserve_default(0);
+        }
+    }
+    void adopt_reservation(char* base, std::size_t reserved) noexcept {
+        begin_ = reinterpret_cast<T*>(base);
+        end_ = begin_;
+        capacity_end_ = begin_;
+        committed_ = 0;
+        reserved_ = reserved;
+    }
+
+    // Constructors: the storage for n elements is committed first, so that they are built in place.
+    void build_value_initialized(size_type n) {
+        commit_for(n);
+        this->construct_value_initialized(n);
+    }
+    void build_filled(size_type n, const T& value) {
+        commit_for(n);
+        this->construct_filled(n, value);
+    }
+    template <class It, class Sent>
+    void build_from_range(It first, Sent last) {
+        if constexpr (detail::is_forward_iterator_v<It>) commit_for(detail::range_length(first, last));
+        this->construct_from_range(std::move(first), std::move(last));
+    }
+    void commit_for(size_type n) {
+        if (n > this->capacity()) this->reserve(n);
+    }
+
+    void release_all() noexcept {
+        if (begin_ == nullptr) return;
+        detail::destroy(allocator_, begin_, end_);
+        reservation::release(base_bytes(), reserved_);
+        begin_ = end_ = capacity_end_ = nullptr;
+        committed_ = reserved_ = 0;
+    }
+    void steal(pinned_vector& other) noexcept {
+        begin_ = std::exchange(other.begin_, nullptr);
+        end_ = std::exchange(other.end_, nullptr);
+        capacity_end_ = std::exchange(other.capacity_end_, nullptr);
+        committed_ = std::exchange(other.committed_, 0);
+        reserved_ = std::exchange(other.reserved_, 0);
+    }
+};
+
+template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+pinned_vector(InputIt, InputIt) -> pinned_vector<typename std::iterator_traits<InputIt>::value_type>;
+template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
+pinned_vector(max_capacity_t, std::size_t, InputIt, InputIt) -> pinned_vector<typename std::iterator_traits<InputIt>::value_type>;
+
+/// Erases every element equal to value; returns how many.
+template <class T, class P, class U>
+typename pinned_vector<T, P>::size_type erase(pinned_vector<T, P>& c, const U& value) {
+    auto equal = [&value](const T& e) { return e == value; };
+    return detail::erase_if(c, equal);
+}
+
+/// Erases every element satisfying pred; returns how many.
+template <class T, class P, class Pred>
+typename pinned_vector<T, P>::size_type erase_if(pinned_vector<T, P>& c, Pred pred) {
+    return detail::erase_if(c, pred);
+}
+
+}  // namespace relo
+
+#endif  // RELO_PINNED_VECTOR_HPP
