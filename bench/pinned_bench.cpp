@@ -5,6 +5,9 @@
 //                                                               every element; peak resident memory; commits
 //   pinned_bench latency --impl I --n N                         every append of an int timed: the seed's
 //                                                               decade buckets, min, max, p99.9
+//   pinned_bench arena   --impl I --n N --size B --cycles C     C times n allocations of B bytes (0: 8..256)
+//                                                               from relo::vm_arena or std::pmr's monotonic
+//                                                               resource, then its reset
 //   pinned_bench list
 //
 // The implementations: relo::pinned_vector with the default (geometric) commit policy, with huge pages,
@@ -16,6 +19,7 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,7 @@
 #include "bench_support.hpp"
 #include "relo/pinned_vector.hpp"
 #include "relo/vector.hpp"
+#include "relo/vm_arena.hpp"
 #include "vector_peers.hpp"
 
 namespace relo_bench {
@@ -267,12 +272,82 @@ int run_latency(const options& opt) {
     return 0;
 }
 
+// ---- vm_arena against std::pmr::monotonic_buffer_resource.
+
+struct arena_direct {};      // relo::vm_arena, its inline allocate()
+struct arena_virtual {};     // relo::vm_arena through std::pmr::memory_resource*
+struct monotonic_virtual {}; // std::pmr::monotonic_buffer_resource over new/delete, through memory_resource*
+
+using arena_impls = table<named<"vm-arena", arena_direct>, named<"vm-arena-pmr", arena_virtual>,
+                          named<"monotonic", monotonic_virtual>>;
+
+/// `cycles` times: n allocations of `size` bytes (0: sizes from 8 to 256 in a fixed pseudo-random
+/// sequence), 8-aligned, each written once, then a reset of the resource (the arena keeps its pages, as a
+/// loop that reuses it does; the monotonic resource releases its chunks, as it must to be reused). The
+/// time of the last reset is reported apart.
+template <class Resource, class Allocate, class Reset>
+void arena_case(Resource& resource, long n, long size, long cycles, Allocate allocate, Reset reset, json_line& out) {
+    double reset_s = 0;
+    const double start = now_seconds();
+    for (long c = 0; c < cycles; ++c) {
+        std::uint32_t rng = 12345;
+        for (long i = 0; i < n; ++i) {
+            std::size_t bytes = static_cast<std::size_t>(size);
+            if (size == 0) {
+                rng = rng * 1664525u + 1013904223u;
+                bytes = 8 + ((rng >> 8) & 0xf8);
+            }
+            auto* p = static_cast<volatile char*>(allocate(resource, bytes));
+            *p = static_cast<char>(i);
+        }
+        const double before_reset = now_seconds();
+        reset(resource);
+        reset_s = now_seconds() - before_reset;
+    }
+    out.add("time_s", now_seconds() - start).add("reset_s", reset_s);
+    out.add("max_rss_kb", process_counters::read().max_rss_kb);
+}
+
+int run_arena(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long n = opt.number("n", 1000000);
+    const long size = opt.number("size", 64);
+    const long cycles = opt.number("cycles", 1);
+    const auto reservation = static_cast<std::size_t>(opt.number("reserve", 1L << 34));
+    json_line out;
+    out.add("impl", impl).add("n", n).add("size", size);
+    const bool found = arena_impls::with(impl, [&](auto impl_tag) {
+        using Impl = typename decltype(impl_tag)::type;
+        if constexpr (std::is_same_v<Impl, arena_direct>) {
+            relo::vm_arena arena(reservation);
+            arena_case(arena, n, size, cycles, [](relo::vm_arena& a, std::size_t b) { return a.allocate(b, 8); },
+                       [](relo::vm_arena& a) { a.reset(); }, out);
+        } else if constexpr (std::is_same_v<Impl, arena_virtual>) {
+            relo::vm_arena arena(reservation);
+            std::pmr::memory_resource* r = &arena;
+            keep(r);  // (so that the calls stay virtual)
+            arena_case(*r, n, size, cycles, [](std::pmr::memory_resource& a, std::size_t b) { return a.allocate(b, 8); },
+                       [&arena](std::pmr::memory_resource&) { arena.reset(); }, out);
+        } else {
+            std::pmr::monotonic_buffer_resource monotonic;
+            std::pmr::memory_resource* r = &monotonic;
+            keep(r);
+            arena_case(*r, n, size, cycles, [](std::pmr::memory_resource& a, std::size_t b) { return a.allocate(b, 8); },
+                       [&monotonic](std::pmr::memory_resource&) { monotonic.release(); }, out);
+        }
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
+    out.print();
+    return 0;
+}
+
 }  // namespace
 }  // namespace relo_bench
 
 int main(int argc, char** argv) {
     using namespace relo_bench;
     const program p("pinned_bench", {mode::of<pinned_impls, pinned_element_types>("append", run_append),
-                                     mode::of<pinned_impls, table<named<"int", int>>>("latency", run_latency)});
+                                     mode::of<pinned_impls, table<named<"int", int>>>("latency", run_latency),
+                                     mode::of<arena_impls, table<named<"bytes", char>>>("arena", run_arena)});
     return p.main(argc, argv);
 }

@@ -27,6 +27,7 @@
 #include "differential.hpp"
 #include "element_kinds.hpp"
 #include "exception_matrix.hpp"
+#include "os_probes.hpp"
 #include "sanitizers.hpp"
 #include "sequence_suite.hpp"
 
@@ -66,17 +67,6 @@ TEST(PinnedVectorExceptions, EveryThrowPoint) {
 
 // ---- Helpers: what the system says about a range of memory.
 
-std::size_t page() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
-
-/// How many pages of [p, p + bytes) are resident (mincore).
-std::size_t resident_pages(const void* p, std::size_t bytes) {
-    const auto start = reinterpret_cast<std::uintptr_t>(p) / page() * page();
-    const std::size_t length = reinterpret_cast<std::uintptr_t>(p) + bytes - start;
-    std::vector<unsigned char> pages((length + page() - 1) / page());
-    if (::mincore(reinterpret_cast<void*>(start), length, pages.data()) != 0) return static_cast<std::size_t>(-1);
-    return static_cast<std::size_t>(std::count_if(pages.begin(), pages.end(), [](unsigned char c) { return c & 1; }));
-}
-
 /// The mappings of /proc/self/maps that overlap [p, p + bytes).
 int mappings_over(const void* p, std::size_t bytes) {
     std::ifstream maps("/proc/self/maps");
@@ -90,16 +80,6 @@ int mappings_over(const void* p, std::size_t bytes) {
         if (start < last && end > first) ++count;
     }
     return count;
-}
-
-/// A limit of /proc/self/status ("VmSize:", "VmData:"), in bytes.
-std::size_t status_bytes(const char* field) {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field))) * 1024;
-    }
-    return 0;
 }
 
 void set_limit(int resource, std::size_t bytes) {

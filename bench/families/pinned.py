@@ -18,6 +18,7 @@ MIB = 1 << 20
 APPEND_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-huge", "pinned-page", "deque", "stable-vector"]
 LATENCY_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-huge", "pinned-page", "deque"]
 TUNING_IMPLS = ["pinned", "pinned-step2m", "pinned-step8m", "pinned-step512m", "pinned-demand"]
+ARENA_IMPLS = ["monotonic", "vm-arena", "vm-arena-pmr"]
 DECADES = ["< 1 µs", "< 10 µs", "< 100 µs", "< 1 ms", "< 10 ms", "< 100 ms", "≥ 100 ms"]
 
 
@@ -48,6 +49,29 @@ def append_cells(ctx, element):
     return [(f"{element}/{label(n)}", ["append", "--type", element, "--n", str(n)] + limits) for n in sizes]
 
 
+def arena_cells(ctx):
+    n, cycles = ctx.pick({"smoke": (10 ** 4, 2), "quick": (10 ** 5, 100), "full": (10 ** 6, 100)})
+    big = ctx.pick({"smoke": 10 ** 5, "quick": 10 ** 7, "full": 10 ** 7})
+    cells = [(f"{name}/n={n:.0e}x{cycles}".replace("+0", ""),
+              ["arena", "--n", str(n), "--size", str(size), "--cycles", str(cycles)])
+             for name, size in (("16B", 16), ("64B", 64), ("mixed", 0))]
+    cells.append((f"100B/n={big:.0e}".replace("+0", ""), ["arena", "--n", str(big), "--size", "100"]))
+    return cells
+
+
+def arena_section(experiment, results, out):
+    """The time of the last reset (release() for the monotonic resource), per cell."""
+    lines = ["Time of one reset after the last cycle (median):", "",
+             "| case | " + " | ".join(experiment.impls) + " |", "|---|" + "---:|" * len(experiment.impls)]
+    for label, _ in experiment.cells:
+        row = []
+        for impl in experiment.impls:
+            s = _median_of(results, label, impl, "reset_s")
+            row.append("—" if s is None else rr.format_latency(s * 1e9))
+        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def experiments(ctx):
     latency_n = ctx.pick({"smoke": 10 ** 5, "quick": 10 ** 8, "full": 10 ** 8})
     summary = ("pinned", ["std", "deque", "stable-vector"])
@@ -73,6 +97,15 @@ def experiments(ctx):
             "decade buckets (the table below, medians over rounds); the ratio table is the total time.",
             PROGRAM, LATENCY_IMPLS, "std", [(label(latency_n), ["latency", "--n", str(latency_n)])],
             summary=summary, section=latency_section),
+        Experiment(
+            "vm-arena", "relo::vm_arena against std::pmr::monotonic_buffer_resource",
+            "n allocations (8-byte aligned, each written once) and a reset, repeated: vm-arena calls the arena's "
+            "inline allocate, vm-arena-pmr goes through std::pmr::memory_resource* as monotonic (the standard's "
+            "monotonic_buffer_resource over new/delete) does. Between cycles the arena keeps its pages "
+            "(reset()) and the monotonic resource gives its chunks back (release()). mixed: sizes 8 to 256. "
+            "The last cell is one cycle of 10^7 objects in 1 GiB, for the time of reset().",
+            PROGRAM, ARENA_IMPLS, "monotonic", arena_cells(ctx),
+            summary=("vm-arena", ["monotonic"]), section=arena_section),
         Experiment(
             "pinned-commit-tuning", "Tuning: the largest commit step, and committing on demand",
             "pinned_vector's geometric policy doubles the committed size up to a largest step (64 MiB by "

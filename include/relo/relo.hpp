@@ -9,7 +9,9 @@
 #include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"
 #include "relo/relocation.hpp"
+#include "relo/resource_allocator.hpp"
 #include "relo/small_vector.hpp"
 #include "relo/vector.hpp"
+#include "relo/vm_arena.hpp"
 
 #endif  // RELO_RELO_HPP

@@ -1,0 +1,81 @@
+// relo/resource_allocator.hpp — relo::resource_allocator<T, Resource>: a standard allocator bound at compile
+// time to a concrete memory resource (relo::vm_arena, and relo's local resources).
+//
+//     relo::vm_arena arena(std::size_t{1} << 30);
+//     relo::resource_allocator<int, relo::vm_arena> a(&arena);
+//     relo::vector<int, relo::resource_allocator<int, relo::vm_arena>> v(a);  // or v(&arena)
+//     std::vector<int, relo::resource_allocator<int, relo::vm_arena>> w(&arena);
+//
+// It is constructed from a pointer to its resource, as std::pmr::polymorphic_allocator is, and calls the
+// resource's allocate/deallocate directly: no virtual call (the resource is final), where
+// polymorphic_allocator goes through std::pmr::memory_resource's virtual functions. When the resource
+// has try_expand(p, old_bytes, new_bytes), so does the allocator (the expansion protocol of
+// docs/expansion_protocol.md), and relo's containers grow in place at the top of an arena.
+//
+// Copies refer to the same resource and compare equal exactly when they do; containers copy it on copy
+// construction (unlike polymorphic_allocator, which then falls back to the default resource) and never
+// propagate it on assignment or swap.
+#ifndef RELO_RESOURCE_ALLOCATOR_HPP
+#define RELO_RESOURCE_ALLOCATOR_HPP
+
+#include <cstddef>
+#include <limits>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "relo/detail/config.hpp"
+
+namespace relo {
+
+template <class T, class Resource>
+class resource_allocator {
+public:
+    using value_type = T;
+    using resource_type = Resource;
+    using propagate_on_container_copy_assignment = std::false_type;
+    using propagate_on_container_move_assignment = std::false_type;
+    using propagate_on_container_swap = std::false_type;
+    using is_always_equal = std::false_type;
+
+    /// Allocates from *resource, which must outlive every allocation.
+    resource_allocator(Resource* resource) noexcept : resource_(resource) {}  // (implicit, as polymorphic_allocator's)
+    template <class U>
+    resource_allocator(const resource_allocator<U, Resource>& other) noexcept : resource_(other.resource()) {}
+
+    Resource* resource() const noexcept { return resource_; }
+
+    T* allocate(std::size_t n) {
+        if (n > max_size()) throw std::bad_array_new_length();
+        return static_cast<T*>(resource_->allocate(n * sizeof(T), alignof(T)));
+    }
+    void deallocate(T* p, std::size_t n) noexcept { resource_->deallocate(p, n * sizeof(T), alignof(T)); }
+
+    /// Resizes the block p of old_n objects to new_n in place (false: nothing changed). Only where the
+    /// resource offers try_expand(void*, old_bytes, new_bytes).
+    template <class R = Resource, class = decltype(std::declval<R&>().try_expand(nullptr, std::size_t{}, std::size_t{}))>
+    bool try_expand(T* p, std::size_t old_n, std::size_t new_n) noexcept {
+        if (new_n > max_size()) return false;
+        return resource_->try_expand(p, old_n * sizeof(T), new_n * sizeof(T));
+    }
+
+    std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }
+
+    resource_allocator select_on_container_copy_construction() const noexcept { return *this; }
+
+private:
+    Resource* resource_;
+};
+
+template <class T, class U, class Resource>
+bool operator==(const resource_allocator<T, Resource>& a, const resource_allocator<U, Resource>& b) noexcept {
+    return a.resource() == b.resource();
+}
+template <class T, class U, class Resource>
+bool operator!=(const resource_allocator<T, Resource>& a, const resource_allocator<U, Resource>& b) noexcept {
+    return !(a == b);
+}
+
+}  // namespace relo
+
+#endif  // RELO_RESOURCE_ALLOCATOR_HPP

@@ -1,0 +1,41 @@
+// tests/os_probes.hpp — what the tests read back from the system about the process's memory.
+#ifndef RELO_TESTS_OS_PROBES_HPP
+#define RELO_TESTS_OS_PROBES_HPP
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace relo_test {
+
+inline std::size_t page() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
+/// How many pages of [p, p + bytes) are resident (mincore), or SIZE_MAX if the range is not mapped.
+inline std::size_t resident_pages(const void* p, std::size_t bytes) {
+    const auto start = reinterpret_cast<std::uintptr_t>(p) / page() * page();
+    const std::size_t length = reinterpret_cast<std::uintptr_t>(p) + bytes - start;
+    std::vector<unsigned char> pages((length + page() - 1) / page());
+    if (::mincore(reinterpret_cast<void*>(start), length, pages.data()) != 0) return static_cast<std::size_t>(-1);
+    return static_cast<std::size_t>(std::count_if(pages.begin(), pages.end(), [](unsigned char c) { return c & 1; }));
+}
+
+/// A size of /proc/self/status ("VmSize:", "VmData:"), in bytes (0 if absent).
+inline std::size_t status_bytes(const char* field) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field))) * 1024;
+    }
+    return 0;
+}
+
+}  // namespace relo_test
+
+#endif  // RELO_TESTS_OS_PROBES_HPP
