@@ -5,6 +5,8 @@
 #include "relo/commit_policy.hpp"
 #include "relo/growth.hpp"
 #include "relo/inplace_vector.hpp"
+#include "relo/memory_resource.hpp"
+#include "relo/monotonic_resource.hpp"
 #include "relo/optional_ref.hpp"
 #include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"

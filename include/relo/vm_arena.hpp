@@ -30,6 +30,7 @@
 #include <new>
 
 #include "relo/commit_policy.hpp"
+#include "relo/detail/bump.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/reservation.hpp"
@@ -70,13 +71,8 @@ public:
     /// `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc when the reservation is
     /// used up or the system refuses a commit (the arena is then unchanged).
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        RELO_EXPECTS(alignment != 0 && (alignment & (alignment - 1)) == 0);
-        const std::uintptr_t top = reinterpret_cast<std::uintptr_t>(top_);
-        const std::uintptr_t start = (top + alignment - 1) & ~(alignment - 1);
-        const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(committed_end_);
-        if (RELO_UNLIKELY(start < top || start > end || bytes > end - start)) return allocate_committing(bytes, alignment);
-        top_ = reinterpret_cast<char*>(start + bytes);
-        return reinterpret_cast<void*>(start);
+        if (void* p = detail::bump(top_, committed_end_, bytes, alignment)) return p;
+        return allocate_committing(bytes, alignment);
     }
 
     /// Reclaims the block when it ends at the top; otherwise does nothing (reset() gives it back).

@@ -1,0 +1,16 @@
+// relo/memory_resource.hpp — relo's local memory resources (seed 002, P0089) and the allocator that binds a
+// container to one at compile time:
+//
+//   relo::monotonic_resource     bump allocation from a buffer, then from growing chunks (or a vm_arena)
+//   relo::vm_arena               bump allocation over one reservation of address space
+//   relo::resource_allocator<T, R>  a standard allocator calling resource R directly (no virtual call)
+//
+// Every resource is a std::pmr::memory_resource too (runtime binding).
+#ifndef RELO_MEMORY_RESOURCE_HPP
+#define RELO_MEMORY_RESOURCE_HPP
+
+#include "relo/monotonic_resource.hpp"
+#include "relo/resource_allocator.hpp"
+#include "relo/vm_arena.hpp"
+
+#endif  // RELO_MEMORY_RESOURCE_HPP

@@ -1,0 +1,225 @@
+// relo/monotonic_resource.hpp — relo::monotonic_resource: bump allocation from an optional initial buffer,
+// then from chunks of geometrically increasing size taken from an upstream resource, or from a
+// relo::vm_arena (one contiguous reservation, no chunks). The monotonic allocator of P0089 (seed 002).
+//
+//     char buffer[4096];
+//     relo::monotonic_resource mono(buffer, sizeof buffer);   // the stack first, then the default resource
+//     std::pmr::vector<int> v(&mono);
+//     relo::vector<int, relo::resource_allocator<int, relo::monotonic_resource>> w(&mono);  // grows in place
+//     mono.release();                                          // everything back; the buffer is used again
+//
+// allocate() is inline: align the top of the current chunk and bump it. Deallocation does nothing, except
+// that a block ending at the top is reclaimed (the most recent allocation, or one that became the top
+// when those after it were given back); try_expand() grows or shrinks the block at the top in place, so a
+// relo container on a resource_allocator over the resource grows without moving while it is the most
+// recent block. release() gives every chunk back to the upstream in O(number of chunks) and starts again
+// from the initial buffer (std::pmr::monotonic_buffer_resource's MSVC implementation does not, LWG 3120);
+// so does the destructor. Objects in the resource are not destroyed by either ("winking out": only
+// objects that own nothing but memory from this resource may be abandoned so).
+//
+// Chunks: the first holds `first_chunk` bytes (default below), each next one twice the last, up to
+// max_chunk; a request larger than the next chunk gets a chunk of its own size. Every chunk is one
+// upstream allocation at the alignment of std::max_align_t (a page at most is ever asked of the
+// upstream: larger alignments are made inside a larger chunk). An upstream failure is std::bad_alloc and
+// leaves the resource unchanged. Not thread-safe.
+//
+// In hardened builds (RELO_HARDENED, _GLIBCXX_ASSERTIONS or !NDEBUG) deallocating a pointer the resource
+// did not hand out, or one not aligned as the call says, stops the program with a message naming the
+// resource.
+#ifndef RELO_MONOTONIC_RESOURCE_HPP
+#define RELO_MONOTONIC_RESOURCE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <memory_resource>
+#include <new>
+
+#include "relo/detail/bump.hpp"
+#include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
+#include "relo/detail/os_memory.hpp"
+#include "relo/vm_arena.hpp"
+
+namespace relo {
+
+class monotonic_resource final : public std::pmr::memory_resource {
+public:
+    /// The first chunk's size when none is given, and the largest chunk growth makes.
+    static constexpr std::size_t default_first_chunk = std::size_t{4} << 10;
+    static constexpr std::size_t max_chunk = std::size_t{64} << 20;
+
+    /// Chunks from `upstream` (the default resource, i.e. the global heap unless the program set another).
+    explicit monotonic_resource(std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
+        : monotonic_resource(default_first_chunk, upstream) {}
+    /// The first chunk holds `first_chunk` bytes.
+    explicit monotonic_resource(std::size_t first_chunk,
+                                std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
+        : upstream_(upstream), first_chunk_(first_chunk < 64 ? 64 : first_chunk), next_chunk_(first_chunk_) {}
+    /// [buffer, buffer + size) first (e.g. on the stack; it must outlive the resource), then chunks from
+    /// `upstream`, the first one of max(size, default_first_chunk) bytes.
+    monotonic_resource(void* buffer, std::size_t size,
+                       std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
+        : monotonic_resource(size > default_first_chunk ? size : default_first_chunk, upstream) {
+        buffer_ = static_cast<char*>(buffer);
+        buffer_size_ = size;
+        current_start_ = buffer_;
+        top_ = buffer_;
+        end_ = buffer_ + size;
+    }
+    /// Everything from `arena` (which must outlive the resource): no chunks; release() rewinds the arena to
+    /// where it stood when the resource was made (so nothing else may rewind it below that meanwhile).
+    explicit monotonic_resource(vm_arena* arena) noexcept
+        : upstream_(nullptr), first_chunk_(0), next_chunk_(0), arena_(arena), arena_start_(arena->mark()),
+          arena_used_at_start_(arena->used()) {}
+
+    monotonic_resource(const monotonic_resource&) = delete;
+    monotonic_resource& operator=(const monotonic_resource&) = delete;
+    ~monotonic_resource() override { release(); }
+
+    /// `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc when the upstream (or the
+    /// arena) does, or when the size cannot be represented; the resource is then unchanged.
+    RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
+        const std::size_t n = bytes != 0 ? bytes : 1;  // distinct blocks even for zero bytes
+        if (void* p = detail::bump(top_, end_, n, alignment)) return p;
+        return allocate_slow(n, alignment);
+    }
+
+    /// Reclaims the block when it ends at the top; otherwise nothing (release() gives it back).
+    void deallocate(void* p, std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        check_owned(p, alignment);
+        const std::size_t n = bytes != 0 ? bytes : 1;
+        if (arena_ != nullptr) {
+            arena_->deallocate(p, n, alignment);
+        } else if (static_cast<char*>(p) + n == top_ && p >= current_start_) {
+            top_ = static_cast<char*>(p);
+        }
+    }
+
+    /// Resizes the block at p, of old_bytes, to new_bytes in place: true when it is the block at the top
+    /// and its chunk (or the arena) has room; false, and nothing changed, otherwise.
+    bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+        if (arena_ != nullptr) return arena_->try_expand(p, old_bytes, new_bytes);
+        char* const block = static_cast<char*>(p);
+        if (old_bytes == 0 || block + old_bytes != top_ || p < current_start_) return false;
+        if (new_bytes == 0 || new_bytes > static_cast<std::size_t>(end_ - block)) return false;
+        top_ = block + new_bytes;
+        return true;
+    }
+
+    /// Gives every chunk back to the upstream (O(number of chunks)) and starts again from the initial
+    /// buffer; nothing is destroyed. Safe to repeat.
+    void release() noexcept {
+        if (arena_ != nullptr) {
+            arena_->rewind(arena_start_);
+            return;
+        }
+        while (chunks_ != nullptr) {
+            chunk* const c = chunks_;
+            chunks_ = c->previous;
+            upstream_->deallocate(c, c->size, chunk_alignment);
+        }
+        top_ = buffer_;
+        end_ = buffer_ == nullptr ? nullptr : buffer_ + buffer_size_;
+        current_start_ = buffer_;
+        next_chunk_ = first_chunk_;
+        retired_in_use_ = 0;
+        held_ = 0;
+        chunk_count_ = 0;
+    }
+
+    // ---- Introspection.
+
+    /// Bytes handed out and not reclaimed, alignment padding included (the arena's for an arena-backed one).
+    std::size_t bytes_in_use() const noexcept {
+        if (arena_ != nullptr) return arena_->used() - arena_used_at_start_;
+        return retired_in_use_ + static_cast<std::size_t>(top_ - current_start_);
+    }
+    /// Bytes held from the upstream (the chunks, headers included).
+    std::size_t upstream_bytes() const noexcept { return held_; }
+    /// Chunks held from the upstream.
+    std::size_t chunk_count() const noexcept { return chunk_count_; }
+    /// Bytes left in the current chunk (or buffer).
+    std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - top_); }
+    std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
+
+protected:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override { return allocate(bytes, alignment); }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override { deallocate(p, bytes, alignment); }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+private:
+    struct chunk {
+        chunk* previous;
+        std::size_t size;  // as allocated from the upstream, this header included
+    };
+    static constexpr std::size_t chunk_alignment = alignof(std::max_align_t);
+    static constexpr std::size_t header = (sizeof(chunk) + chunk_alignment - 1) / chunk_alignment * chunk_alignment;
+
+    char* top_ = nullptr;
+    char* end_ = nullptr;
+    char* current_start_ = nullptr;  // where the current chunk's (or the buffer's) blocks start
+    std::pmr::memory_resource* upstream_;
+    std::size_t first_chunk_;
+    std::size_t next_chunk_;
+    chunk* chunks_ = nullptr;  // newest first
+    char* buffer_ = nullptr;
+    std::size_t buffer_size_ = 0;
+    std::size_t retired_in_use_ = 0;  // bytes in use in the chunks before the current one
+    std::size_t held_ = 0;
+    std::size_t chunk_count_ = 0;
+    vm_arena* arena_ = nullptr;
+    vm_arena::marker arena_start_{};
+    std::size_t arena_used_at_start_ = 0;
+
+    RELO_NOINLINE void* allocate_slow(std::size_t bytes, std::size_t alignment) {
+        if (arena_ != nullptr) return arena_->allocate(bytes, alignment);
+        // A chunk holds the header, the padding that alignment may need, and the block.
+        const std::size_t extra = header + (alignment > chunk_alignment ? alignment : 0);
+        if (bytes > SIZE_MAX / 2 - extra) detail::throw_bad_alloc();
+        const std::size_t needed = bytes + extra;
+        const std::size_t size = needed > next_chunk_ ? needed : next_chunk_;
+        void* memory = upstream_->allocate(size, chunk_alignment);  // may throw: nothing changed yet
+        chunk* const c = static_cast<chunk*>(memory);
+        c->previous = chunks_;
+        c->size = size;
+        chunks_ = c;
+        held_ += size;
+        ++chunk_count_;
+        retired_in_use_ += static_cast<std::size_t>(top_ - current_start_);
+        if (size == next_chunk_ && next_chunk_ < max_chunk) next_chunk_ = next_chunk_ * 2 < max_chunk ? next_chunk_ * 2 : max_chunk;
+        char* const first = static_cast<char*>(memory) + header;
+        const std::uintptr_t start =
+            (reinterpret_cast<std::uintptr_t>(first) + alignment - 1) & ~(std::uintptr_t{alignment} - 1);
+        current_start_ = first;
+        top_ = reinterpret_cast<char*>(start) + bytes;
+        end_ = static_cast<char*>(memory) + size;
+        return reinterpret_cast<void*>(start);
+    }
+
+    void check_owned(const void* p, std::size_t alignment) const noexcept {
+#if RELO_PRECONDITIONS_CHECKED
+        const char* q = static_cast<const char*>(p);
+        bool owned = false;
+        if (arena_ != nullptr) {
+            owned = true;  // (the arena's own range is not known here; its deallocate ignores strangers)
+        } else if (buffer_ != nullptr && q >= buffer_ && q < buffer_ + buffer_size_) {
+            owned = true;
+        } else {
+            for (const chunk* c = chunks_; c != nullptr && !owned; c = c->previous)
+                owned = q >= reinterpret_cast<const char*>(c) + header && q < reinterpret_cast<const char*>(c) + c->size;
+        }
+        if (!owned) detail::precondition_failed("relo::monotonic_resource: deallocate() of a pointer it does not own",
+                                                __FILE__, __LINE__);
+        if (reinterpret_cast<std::uintptr_t>(p) % alignment != 0)
+            detail::precondition_failed("relo::monotonic_resource: deallocate() with an alignment the block does not have",
+                                        __FILE__, __LINE__);
+#else
+        (void)p;
+        (void)alignment;
+#endif
+    }
+};
+
+}  // namespace relo
+
+#endif  // RELO_MONOTONIC_RESOURCE_HPP
