@@ -37,12 +37,13 @@
 #include "relo/detail/bump.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/resource_base.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/vm_arena.hpp"
 
 namespace relo {
 
-class monotonic_resource final : public std::pmr::memory_resource {
+class monotonic_resource final : public detail::resource_base<monotonic_resource> {
 public:
     /// The first chunk's size when none is given, and the largest chunk growth makes.
     static constexpr std::size_t default_first_chunk = std::size_t{4} << 10;
@@ -141,11 +142,6 @@ public:
     /// Bytes left in the current chunk (or buffer).
     std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - top_); }
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
-
-protected:
-    void* do_allocate(std::size_t bytes, std::size_t alignment) override { return allocate(bytes, alignment); }
-    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override { deallocate(p, bytes, alignment); }
-    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
 
 private:
     struct chunk {

@@ -7,6 +7,7 @@
 #include "relo/inplace_vector.hpp"
 #include "relo/memory_resource.hpp"
 #include "relo/monotonic_resource.hpp"
+#include "relo/multipool_resource.hpp"
 #include "relo/optional_ref.hpp"
 #include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"

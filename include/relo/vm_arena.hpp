@@ -33,11 +33,12 @@
 #include "relo/detail/bump.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/resource_base.hpp"
 #include "relo/detail/reservation.hpp"
 
 namespace relo {
 
-class vm_arena final : public std::pmr::memory_resource {
+class vm_arena final : public detail::resource_base<vm_arena> {
     using reservation = detail::reservation;
 
 public:
@@ -132,11 +133,6 @@ public:
     std::size_t committed() const noexcept { return committed_; }
     /// The bytes from the start of the reservation to the top (allocations and their alignment padding).
     std::size_t used() const noexcept { return static_cast<std::size_t>(top_ - base_); }
-
-protected:
-    void* do_allocate(std::size_t bytes, std::size_t alignment) override { return allocate(bytes, alignment); }
-    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override { deallocate(p, bytes, alignment); }
-    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
 
 private:
     char* top_ = nullptr;

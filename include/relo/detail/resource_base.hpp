@@ -1,0 +1,27 @@
+// relo/detail/resource_base.hpp — layer 5: the std::pmr::memory_resource face of every relo resource.
+#ifndef RELO_DETAIL_RESOURCE_BASE_HPP
+#define RELO_DETAIL_RESOURCE_BASE_HPP
+
+#include <cstddef>
+#include <memory_resource>
+
+namespace relo::detail {
+
+/// std::pmr::memory_resource whose virtual functions call Derived's own (non-virtual, inline) allocate and
+/// deallocate: code that knows the concrete resource calls those directly (relo::resource_allocator), code
+/// that holds a std::pmr::memory_resource* goes through here. Resources compare equal only to themselves.
+template <class Derived>
+class resource_base : public std::pmr::memory_resource {
+protected:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        return static_cast<Derived*>(this)->allocate(bytes, alignment);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        static_cast<Derived*>(this)->deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
+}  // namespace relo::detail
+
+#endif  // RELO_DETAIL_RESOURCE_BASE_HPP

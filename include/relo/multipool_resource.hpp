@@ -1,0 +1,353 @@
+// relo/multipool_resource.hpp — relo::multipool_resource: pools of fixed-size blocks, one per size class,
+// replenished by chunks from an upstream resource; larger requests go to the upstream. The multipool
+// allocator of P0089 (seed 002).
+//
+//     relo::multipool_resource pool;                          // chunks from the default resource
+//     std::pmr::unordered_set<int> s(&pool);
+//     relo::monotonic_resource mono;
+//     relo::multipool_resource over_mono(&mono);              // multipool backed by monotonic: composition
+//     relo::resource_allocator<int, relo::multipool_resource> a(&pool);  // bound at compile time
+//
+// Size classes run from 8 bytes to `max_block` (options below): powers of two as in the paper, or
+// `classes_per_doubling` classes between consecutive powers of two (fewer bytes lost to rounding, more
+// pools). A request goes to the smallest class that holds it and whose blocks are aligned at least as
+// asked (a block of a class of size s is aligned to the largest power of two dividing s, at most a page);
+// requests larger than max_block, or aligned more than any class can be, go to the upstream (and are
+// still given back by release()). A freed block goes back to its pool's free list. A pool's first chunk
+// holds `first_blocks` blocks, each later chunk twice as many, up to `max_chunk` bytes. No chunk is
+// requested at an alignment above the page size.
+//
+// release() gives every chunk and every upstream block back, in O(chunks + upstream blocks); so does the
+// destructor ("winking out": objects still in the resource are not destroyed, which is correct for those
+// that own nothing but memory from it). An upstream failure is std::bad_alloc and leaves the resource
+// unchanged. Not thread-safe: relo::synchronized_multipool_resource is.
+//
+// In hardened builds (RELO_HARDENED, _GLIBCXX_ASSERTIONS or !NDEBUG) deallocate() checks that the block
+// is one the resource handed out for that size and alignment, and stops the program with a message
+// naming the resource otherwise.
+#ifndef RELO_MULTIPOOL_RESOURCE_HPP
+#define RELO_MULTIPOOL_RESOURCE_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory_resource>
+#include <new>
+#include <stdexcept>
+
+#include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
+#include "relo/detail/resource_base.hpp"
+
+namespace relo {
+
+/// The settings of a multipool_resource (the defaults are measured in docs/memory_resources.md).
+struct multipool_options {
+    std::size_t max_block = 4096;          // the largest size class; larger requests go to the upstream
+    std::size_t classes_per_doubling = 1;  // 1 (powers of two), 2 or 4
+    std::size_t first_blocks = 8;          // blocks in a pool's first chunk
+    std::size_t max_chunk = 64 << 10;      // a pool's chunks double up to this many bytes
+};
+
+class multipool_resource final : public detail::resource_base<multipool_resource> {
+public:
+    /// What one pool holds (introspection).
+    struct pool_stats {
+        std::size_t block_size;
+        std::size_t blocks_in_use;  // handed out and not given back
+        std::size_t chunks;
+        std::size_t bytes_held;     // its chunks, from the upstream
+    };
+
+    explicit multipool_resource(std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+        : multipool_resource(multipool_options{}, upstream) {}
+    /// Throws std::invalid_argument for options outside their ranges (max_block from 8 to 1 MiB,
+    /// classes_per_doubling 1, 2 or 4, first_blocks and max_chunk at least 1).
+    explicit multipool_resource(const multipool_options& options,
+                                std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+        : upstream_(upstream), options_(options) {
+        if (options.max_block < 8 || options.max_block > (std::size_t{1} << 20) || options.first_blocks == 0 ||
+            options.max_chunk == 0 ||
+            (options.classes_per_doubling != 1 && options.classes_per_doubling != 2 && options.classes_per_doubling != 4))
+            throw std::invalid_argument("relo::multipool_resource: options out of range");
+        per_doubling_shift_ = options.classes_per_doubling == 1 ? 0 : options.classes_per_doubling == 2 ? 1 : 2;
+        for (std::size_t i = 0; i < pools_.size(); ++i) {
+            const std::size_t size = class_size(i);
+            if (size > options.max_block) break;
+            pool& p = pools_[i];
+            p.size = size;
+            p.alignment = natural_alignment(size);
+            p.next_blocks = options.first_blocks;
+            pool_count_ = i + 1;
+        }
+    }
+
+    multipool_resource(const multipool_resource&) = delete;
+    multipool_resource& operator=(const multipool_resource&) = delete;
+    ~multipool_resource() override { release(); }
+
+    /// A block of at least `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc
+    /// when the upstream does (the resource is then unchanged).
+    RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
+        const std::size_t i = class_of(bytes, alignment);
+        if (RELO_UNLIKELY(i >= pool_count_)) return allocate_upstream(bytes, alignment);
+        pool& p = pools_[i];
+        ++p.in_use;
+        if (free_block* b = p.free) {
+            p.free = b->next;
+            return b;
+        }
+        if (RELO_LIKELY(p.next != p.end)) {
+            void* b = p.next;
+            p.next += p.size;
+            return b;
+        }
+        return replenish(i);
+    }
+
+    /// Gives the block back to its pool (or to the upstream). bytes and alignment must be those of the
+    /// allocation.
+    RELO_ALWAYS_INLINE void deallocate(void* block, std::size_t bytes,
+                                       std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        const std::size_t i = class_of(bytes, alignment);
+        if (RELO_UNLIKELY(i >= pool_count_)) return deallocate_upstream(block, bytes, alignment);
+        check_pool_block(block, i, alignment);
+        pool& p = pools_[i];
+        --p.in_use;
+        auto* b = static_cast<free_block*>(block);
+        b->next = p.free;
+        p.free = b;
+    }
+
+    /// Resizes a block in place: true when the new size falls in the same size class (nothing to do);
+    /// false otherwise. (So a relo container's growth inside a class costs nothing.)
+    bool try_expand(void* /*block*/, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+        const std::size_t i = class_of(old_bytes, 1);
+        return i < pool_count_ && class_of(new_bytes, 1) == i;
+    }
+
+    /// Gives every chunk and every upstream block back (O(chunks + upstream blocks)); the pools start
+    /// again from their first chunk size. Nothing is destroyed. Safe to repeat.
+    void release() noexcept {
+        while (chunks_ != nullptr) {
+            chunk* const c = chunks_;
+            chunks_ = c->previous;
+            upstream_->deallocate(c->base, c->bytes, c->alignment);
+        }
+        while (large_ != nullptr) {
+            large_block* const l = large_;
+            large_ = l->next;
+            upstream_->deallocate(reinterpret_cast<char*>(l) + sizeof(large_block) - l->offset, l->total, l->alignment);
+        }
+        for (std::size_t i = 0; i < pool_count_; ++i) {
+            pool& p = pools_[i];
+            p.free = nullptr;
+            p.next = p.end = nullptr;
+            p.in_use = 0;
+            p.chunks = 0;
+            p.bytes_held = 0;
+            p.next_blocks = options_.first_blocks;
+        }
+        large_bytes_ = 0;
+        large_held_ = 0;
+        large_count_ = 0;
+    }
+
+    // ---- Introspection.
+
+    std::size_t pool_count() const noexcept { return pool_count_; }
+    pool_stats stats(std::size_t index) const noexcept {
+        const pool& p = pools_[index];
+        return {p.size, p.in_use, p.chunks, p.bytes_held};
+    }
+    /// Bytes handed out and not given back: blocks at their class's size, upstream blocks at theirs.
+    std::size_t bytes_in_use() const noexcept {
+        std::size_t total = large_bytes_;
+        for (std::size_t i = 0; i < pool_count_; ++i) total += pools_[i].in_use * pools_[i].size;
+        return total;
+    }
+    /// Bytes held from the upstream (chunks, and the blocks passed through with their headers).
+    std::size_t upstream_bytes() const noexcept {
+        std::size_t total = large_held_;
+        for (std::size_t i = 0; i < pool_count_; ++i) total += pools_[i].bytes_held;
+        return total;
+    }
+    /// Blocks passed through to the upstream and not given back.
+    std::size_t upstream_blocks() const noexcept { return large_count_; }
+    const multipool_options& options() const noexcept { return options_; }
+    std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
+
+private:
+    struct free_block {
+        free_block* next;
+    };
+    struct pool {
+        free_block* free = nullptr;  // blocks given back
+        char* next = nullptr;        // the newest chunk's blocks not handed out yet
+        char* end = nullptr;
+        std::size_t size = 0;
+        std::size_t alignment = 0;
+        std::size_t in_use = 0;
+        std::size_t next_blocks = 0;
+        std::size_t chunks = 0;
+        std::size_t bytes_held = 0;
+    };
+    /// At the end of every chunk (after its blocks): the chunks of all pools form one list.
+    struct chunk {
+        chunk* previous;
+        void* base;
+        std::size_t bytes;
+        std::size_t alignment;
+        std::size_t pool;
+    };
+    /// In front of every block passed through to the upstream: they form a doubly-linked list.
+    struct large_block {
+        large_block* previous;
+        large_block* next;
+        std::size_t total;      // as allocated from the upstream
+        std::size_t alignment;  // as asked of the upstream
+        std::size_t offset;     // from the upstream's pointer to the end of this header (the block)
+        std::size_t magic;
+    };
+    static constexpr std::size_t large_magic = 0x6d756c7469706f6fu;  // checked in hardened builds
+    static constexpr std::size_t max_pools = 4 * 17 + 1;               // 8 B .. 1 MiB, 4 per doubling
+
+    std::pmr::memory_resource* upstream_;
+    multipool_options options_;
+    std::array<pool, max_pools> pools_{};
+    std::size_t pool_count_ = 0;
+    unsigned per_doubling_shift_ = 0;
+    chunk* chunks_ = nullptr;
+    large_block* large_ = nullptr;
+    std::size_t large_bytes_ = 0;
+    std::size_t large_held_ = 0;
+    std::size_t large_count_ = 0;
+
+    static std::size_t page() noexcept { return 4096; }
+    static std::size_t natural_alignment(std::size_t size) noexcept {
+        const std::size_t lowest = size & (~size + 1);
+        return lowest < page() ? lowest : page();
+    }
+    static unsigned floor_log2(std::size_t x) noexcept { return static_cast<unsigned>(63 - __builtin_clzll(x)); }
+
+    /// Class i's block size: 8 for i = 0, then per doubling k = 2^shift classes: 2^e + m * 2^e / k.
+    std::size_t class_size(std::size_t i) const noexcept {
+        if (i == 0) return 8;
+        const std::size_t k = std::size_t{1} << per_doubling_shift_;
+        const std::size_t e = 3 + (i - 1) / k;
+        const std::size_t m = (i - 1) % k + 1;
+        return (std::size_t{1} << e) + m * ((std::size_t{1} << e) >> per_doubling_shift_);
+    }
+
+    /// The class for a request, or pool_count_ (or more) when it goes to the upstream.
+    RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
+        std::size_t n = bytes > alignment ? bytes : alignment;
+        if (n <= 8) return 0;
+        if (n > options_.max_block) return max_pools;
+        const unsigned e = floor_log2(n - 1);  // 2^e < n <= 2^(e+1)
+        const std::size_t step = (std::size_t{1} << e) >> per_doubling_shift_;
+        const std::size_t m = (n - (std::size_t{1} << e) + step - 1) / step;  // 1 .. k
+        std::size_t i = ((e - 3) << per_doubling_shift_) + m;
+        // A finer class may be less aligned than asked (40 bytes: 8): move up to one that is.
+        while (i < pool_count_ && pools_[i].alignment < alignment) ++i;
+        return i < pool_count_ ? i : max_pools;
+    }
+
+    RELO_NOINLINE void* replenish(std::size_t i) {
+        pool& p = pools_[i];
+        const std::size_t most = options_.max_chunk / p.size > 0 ? options_.max_chunk / p.size : 1;
+        const std::size_t blocks = p.next_blocks < most ? p.next_blocks : most;
+        const std::size_t header_at = (blocks * p.size + alignof(chunk) - 1) / alignof(chunk) * alignof(chunk);
+        const std::size_t bytes = header_at + sizeof(chunk);
+        const std::size_t alignment = p.alignment > alignof(chunk) ? p.alignment : alignof(chunk);
+        char* base;
+        try {
+            base = static_cast<char*>(upstream_->allocate(bytes, alignment));
+        } catch (...) {
+            --p.in_use;  // (counted by allocate before it came here)
+            throw;
+        }
+        auto* c = reinterpret_cast<chunk*>(base + header_at);
+        c->previous = chunks_;
+        c->base = base;
+        c->bytes = bytes;
+        c->alignment = alignment;
+        c->pool = i;
+        chunks_ = c;
+        ++p.chunks;
+        p.bytes_held += bytes;
+        if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
+        p.next = base + p.size;
+        p.end = base + blocks * p.size;
+        return base;
+    }
+
+    RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
+        const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
+        const std::size_t offset = (sizeof(large_block) + align - 1) / align * align;
+        if (bytes > SIZE_MAX / 2 - offset) detail::throw_bad_alloc();
+        const std::size_t total = offset + bytes;
+        char* const raw = static_cast<char*>(upstream_->allocate(total, align));
+        auto* l = reinterpret_cast<large_block*>(raw + offset - sizeof(large_block));
+        l->previous = nullptr;
+        l->next = large_;
+        if (large_ != nullptr) large_->previous = l;
+        l->total = total;
+        l->alignment = align;
+        l->offset = offset;
+        l->magic = large_magic;
+        large_ = l;
+        large_bytes_ += bytes;
+        large_held_ += total;
+        ++large_count_;
+        return raw + offset;
+    }
+
+    RELO_NOINLINE void deallocate_upstream(void* block, std::size_t bytes, std::size_t alignment) noexcept {
+        auto* l = reinterpret_cast<large_block*>(static_cast<char*>(block) - sizeof(large_block));
+#if RELO_PRECONDITIONS_CHECKED
+        const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
+        if (l->magic != large_magic || l->total - l->offset != bytes || l->alignment != align)
+            detail::precondition_failed(
+                "relo::multipool_resource: deallocate() of a block it did not pass to the upstream with that "
+                "size and alignment", __FILE__, __LINE__);
+#else
+        (void)alignment;
+#endif
+        if (l->previous != nullptr) l->previous->next = l->next;
+        else large_ = l->next;
+        if (l->next != nullptr) l->next->previous = l->previous;
+        large_bytes_ -= bytes;
+        large_held_ -= l->total;
+        --large_count_;
+        l->magic = 0;
+        upstream_->deallocate(static_cast<char*>(block) - l->offset, l->total, l->alignment);
+    }
+
+    void check_pool_block(const void* block, std::size_t i, std::size_t alignment) const noexcept {
+#if RELO_PRECONDITIONS_CHECKED
+        const char* b = static_cast<const char*>(block);
+        const chunk* owner = nullptr;
+        for (const chunk* c = chunks_; c != nullptr && owner == nullptr; c = c->previous) {
+            const char* base = static_cast<const char*>(c->base);
+            if (b >= base && b < reinterpret_cast<const char*>(c)) owner = c;
+        }
+        if (owner == nullptr)
+            detail::precondition_failed("relo::multipool_resource: deallocate() of a pointer it does not own",
+                                        __FILE__, __LINE__);
+        const std::size_t offset = static_cast<std::size_t>(b - static_cast<const char*>(owner->base));
+        if (owner->pool != i || offset % pools_[i].size != 0 || reinterpret_cast<std::uintptr_t>(b) % alignment != 0)
+            detail::precondition_failed(
+                "relo::multipool_resource: deallocate() with another size or alignment than the allocation's",
+                __FILE__, __LINE__);
+#else
+        (void)block;
+        (void)i;
+        (void)alignment;
+#endif
+    }
+};
+
+}  // namespace relo
+
+#endif  // RELO_MULTIPOOL_RESOURCE_HPP

@@ -1,0 +1,289 @@
+// tests/multipool_resource_test.cpp — relo::multipool_resource: the size classes, alignment of every power
+// of two at every class boundary, chunk growth and what the upstream sees (a checking upstream), reuse of
+// freed blocks, requests passed to the upstream, failures, release(), composition with
+// monotonic_resource, containers under random operations, winking out, and the hardened checks.
+#include "relo/multipool_resource.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory_resource>
+#include <new>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "checking_resource.hpp"
+#include "relo/monotonic_resource.hpp"
+#include "relo/resource_allocator.hpp"
+#include "resource_workout.hpp"
+
+namespace relo_test {
+namespace {
+
+using relo::multipool_options;
+using relo::multipool_resource;
+
+multipool_options with_classes(std::size_t per_doubling) {
+    multipool_options o;
+    o.classes_per_doubling = per_doubling;
+    return o;
+}
+
+std::vector<std::size_t> block_sizes(const multipool_resource& r) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t i = 0; i < r.pool_count(); ++i) sizes.push_back(r.stats(i).block_size);
+    return sizes;
+}
+
+/// The pool a block of `bytes` at `alignment` came from: the one whose blocks in use went up.
+std::size_t pool_of(multipool_resource& r, std::size_t bytes, std::size_t alignment) {
+    std::vector<std::size_t> before;
+    for (std::size_t i = 0; i < r.pool_count(); ++i) before.push_back(r.stats(i).blocks_in_use);
+    void* p = r.allocate(bytes, alignment);
+    std::size_t found = r.pool_count();
+    for (std::size_t i = 0; i < r.pool_count(); ++i)
+        if (r.stats(i).blocks_in_use != before[i]) found = i;
+    r.deallocate(p, bytes, alignment);
+    return found;
+}
+
+TEST(MultipoolResource, SizeClasses) {
+    checking_resource upstream;
+    multipool_resource powers(&upstream);
+    EXPECT_EQ(block_sizes(powers), (std::vector<std::size_t>{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}));
+    multipool_resource halves(with_classes(2), &upstream);
+    const auto h = block_sizes(halves);
+    EXPECT_EQ(std::vector<std::size_t>(h.begin(), h.begin() + 8), (std::vector<std::size_t>{8, 12, 16, 24, 32, 48, 64, 96}));
+    EXPECT_EQ(h.back(), 4096u);
+    multipool_resource quarters(with_classes(4), &upstream);
+    const auto q = block_sizes(quarters);
+    EXPECT_EQ(std::vector<std::size_t>(q.begin(), q.begin() + 10),
+              (std::vector<std::size_t>{8, 10, 12, 14, 16, 20, 24, 28, 32, 40}));
+    // Every request goes to the smallest class that holds it and is aligned as asked.
+    for (multipool_resource* r : {&powers, &halves, &quarters}) {
+        const auto sizes = block_sizes(*r);
+        for (std::size_t alignment = 1; alignment <= 4096; alignment *= 2) {
+            for (std::size_t bytes = 1; bytes <= 4096; bytes += bytes < 100 ? 1 : 37) {
+                std::size_t expected = sizes.size();
+                for (std::size_t i = 0; i < sizes.size() && expected == sizes.size(); ++i) {
+                    const std::size_t natural = std::min<std::size_t>(sizes[i] & (~sizes[i] + 1), 4096);
+                    if (sizes[i] >= bytes && natural >= alignment) expected = i;
+                }
+                ASSERT_EQ(pool_of(*r, bytes, alignment), expected) << bytes << " bytes at " << alignment;
+            }
+        }
+    }
+}
+
+TEST(MultipoolResource, EveryAlignmentAtEveryClassBoundary) {
+    for (std::size_t per_doubling : {1, 2, 4}) {
+        checking_resource upstream;
+        {
+            multipool_resource r(with_classes(per_doubling), &upstream);
+            std::vector<std::pair<char*, std::size_t>> blocks;
+            for (std::size_t size : block_sizes(r)) {
+                for (std::size_t alignment = 1; alignment <= 16384; alignment *= 2) {
+                    for (std::size_t bytes : {size - 1, size, size + 1}) {
+                        for (int repeat = 0; repeat < 3; ++repeat) {
+                            auto* p = static_cast<char*>(r.allocate(bytes, alignment));
+                            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignment, 0u) << bytes << " at " << alignment;
+                            std::memset(p, 0x2e, bytes);
+                            blocks.emplace_back(p, bytes);
+                        }
+                    }
+                }
+            }
+            std::vector<std::pair<char*, std::size_t>> sorted = blocks;
+            std::sort(sorted.begin(), sorted.end());
+            for (std::size_t i = 1; i < sorted.size(); ++i) ASSERT_LE(sorted[i - 1].first + sorted[i - 1].second, sorted[i].first);
+            EXPECT_EQ(r.upstream_bytes(), upstream.live_bytes());
+        }
+        EXPECT_EQ(upstream.live_blocks(), 0u);
+    }
+}
+
+// libstdc++ 12's pool resource returns 8-aligned blocks for 16-aligned requests of 17-24 bytes.
+TEST(MultipoolResource, SixteenAlignedRequestsOfSeventeenToTwentyFourBytes) {
+    for (std::size_t per_doubling : {1, 2, 4}) {
+        multipool_resource r(with_classes(per_doubling));
+        std::mt19937 rng(3);
+        std::vector<std::pair<void*, std::size_t>> live;
+        for (int i = 0; i < 100000; ++i) {
+            const std::size_t bytes = 17 + rng() % 8;
+            void* p = r.allocate(bytes, 16);
+            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % 16, 0u);
+            live.emplace_back(p, bytes);
+            if (rng() % 3 == 0) {
+                const std::size_t k = rng() % live.size();
+                r.deallocate(live[k].first, live[k].second, 16);
+                live[k] = live.back();
+                live.pop_back();
+            }
+        }
+    }
+}
+
+TEST(MultipoolResource, ChunksGrowFromAFewBlocksUpToTheCap) {
+    checking_resource upstream;
+    multipool_options o;
+    o.first_blocks = 4;
+    o.max_chunk = 4096;
+    multipool_resource r(o, &upstream);
+    std::vector<void*> blocks;
+    for (int i = 0; i < 1000; ++i) blocks.push_back(r.allocate(64, 8));
+    std::vector<std::size_t> sizes;
+    for (const auto& [p, b] : upstream.live()) sizes.push_back(b.bytes);
+    std::sort(sizes.begin(), sizes.end());
+    // 4, 8, 16, 32 and then 64 blocks of 64 bytes (4096), each with the chunk's header.
+    const std::size_t header = sizes.front() - 4 * 64;
+    EXPECT_GT(header, 0u);
+    EXPECT_LE(header, 64u);
+    EXPECT_EQ(sizes[1], 8 * 64 + header);
+    EXPECT_EQ(sizes[3], 32 * 64 + header);
+    EXPECT_EQ(sizes.back(), 64 * 64 + header);
+    EXPECT_EQ(r.stats(3).block_size, 64u);
+    EXPECT_EQ(r.stats(3).blocks_in_use, 1000u);
+    EXPECT_EQ(r.stats(3).chunks, upstream.live_blocks());
+    EXPECT_EQ(r.bytes_in_use(), 1000u * 64);
+    for (void* p : blocks) r.deallocate(p, 64, 8);
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+    // Freed blocks are used again before any new chunk: the last freed first.
+    const std::size_t chunks = upstream.live_blocks();
+    EXPECT_EQ(r.allocate(64, 8), blocks.back());
+    for (int i = 0; i < 999; ++i) r.allocate(50, 8);
+    EXPECT_EQ(upstream.live_blocks(), chunks);
+}
+
+TEST(MultipoolResource, LargeRequestsGoToTheUpstreamAndReleaseGivesEverythingBack) {
+    checking_resource upstream;
+    multipool_resource r(&upstream);
+    void* big = r.allocate(100000, 64);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big) % 64, 0u);
+    EXPECT_EQ(r.upstream_blocks(), 1u);
+    void* aligned = r.allocate(100, 8192);  // more aligned than any class: the upstream too
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(aligned) % 8192, 0u);
+    EXPECT_EQ(r.upstream_blocks(), 2u);
+    r.deallocate(big, 100000, 64);
+    EXPECT_EQ(r.upstream_blocks(), 1u);
+    for (int i = 0; i < 100; ++i) r.allocate(static_cast<std::size_t>(8 + i * 40), 8);
+    r.allocate(50000, 8);
+    EXPECT_EQ(r.upstream_bytes(), upstream.live_bytes());
+    r.release();
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+    EXPECT_EQ(r.upstream_bytes(), 0u);
+    r.release();
+    void* again = r.allocate(24, 8);
+    std::memset(again, 1, 24);
+    EXPECT_EQ(upstream.live_blocks(), 1u);
+}
+
+TEST(MultipoolResource, PoolsNeverAskTheUpstreamForMoreThanAPage) {
+    checking_resource upstream;
+    multipool_options o;
+    o.max_block = std::size_t{1} << 16;
+    multipool_resource r(o, &upstream);
+    for (std::size_t size = 8; size <= o.max_block; size *= 2) r.allocate(size, size < 4096 ? size : 4096);
+    EXPECT_EQ(r.upstream_blocks(), 0u);
+    EXPECT_LE(upstream.largest_alignment_asked(), 4096u);
+}
+
+TEST(MultipoolResource, UpstreamFailureIsBadAllocAndChangesNothing) {
+    checking_resource upstream;
+    multipool_resource r(&upstream);
+    void* kept = r.allocate(40, 8);
+    const std::size_t in_use = r.bytes_in_use(), held = r.upstream_bytes();
+    upstream.fail_after(0);
+    EXPECT_THROW(r.allocate(1000, 8), std::bad_alloc);  // a new pool's first chunk
+    EXPECT_THROW(r.allocate(100000, 8), std::bad_alloc);  // passed through
+    EXPECT_EQ(r.bytes_in_use(), in_use);
+    EXPECT_EQ(r.upstream_bytes(), held);
+    EXPECT_EQ(r.stats(6).blocks_in_use, 0u);
+    upstream.fail_after(-1);
+    EXPECT_NO_THROW(r.allocate(1000, 8));
+    r.deallocate(kept, 40, 8);
+}
+
+TEST(MultipoolResource, OptionsOutOfRange) {
+    multipool_options o;
+    o.classes_per_doubling = 3;
+    EXPECT_THROW(multipool_resource{o}, std::invalid_argument);
+    o = {};
+    o.max_block = std::size_t{1} << 21;
+    EXPECT_THROW(multipool_resource{o}, std::invalid_argument);
+    o = {};
+    o.max_block = 5000;  // classes up to the largest that fits
+    const multipool_resource r(o);
+    EXPECT_EQ(r.stats(r.pool_count() - 1).block_size, 4096u);
+}
+
+TEST(MultipoolResource, TryExpandWithinTheClass) {
+    multipool_resource r;
+    void* p = r.allocate(40, 8);
+    EXPECT_TRUE(r.try_expand(p, 40, 64));
+    EXPECT_TRUE(r.try_expand(p, 64, 33));
+    EXPECT_FALSE(r.try_expand(p, 64, 65));
+    r.deallocate(p, 33, 8);
+}
+
+TEST(MultipoolResource, OverAMonotonicResource) {
+    checking_resource upstream;
+    {
+        relo::monotonic_resource mono(&upstream);
+        multipool_resource pool(&mono);
+        random_container_workout(pool, 11, 50000);
+        EXPECT_GT(mono.upstream_bytes(), 0u);
+        pool.release();
+        mono.release();
+        EXPECT_EQ(upstream.live_blocks(), 0u);
+    }
+}
+
+TEST(MultipoolResource, ContainersUnderRandomOperations) {
+    for (std::size_t per_doubling : {1, 4}) {
+        checking_resource upstream;
+        multipool_resource r(with_classes(per_doubling), &upstream);
+        random_container_workout(r, static_cast<unsigned>(20 + per_doubling), 100000);
+    }
+}
+
+TEST(MultipoolResource, WinkingOut) {
+    checking_resource upstream;
+    multipool_resource r(&upstream);
+    for (int round = 0; round < 3; ++round) {
+        using inner = std::pmr::vector<std::pmr::string>;
+        auto* outer = new (r.allocate(sizeof(std::pmr::vector<inner>), alignof(std::pmr::vector<inner>)))
+            std::pmr::vector<inner>(&r);
+        for (int i = 0; i < 500; ++i) {
+            outer->emplace_back();
+            for (int j = 0; j < 10; ++j) outer->back().emplace_back("long enough to live on the heap " + std::to_string(j));
+        }
+        r.release();  // no destructor runs
+        EXPECT_EQ(upstream.live_blocks(), 0u);
+    }
+}
+
+#if RELO_PRECONDITIONS_CHECKED
+using MultipoolResourceDeathTest = ::testing::Test;
+
+TEST(MultipoolResourceDeathTest, MisuseIsStopped) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    multipool_resource r;
+    void* p = r.allocate(40, 8);
+    void* big = r.allocate(100000, 8);
+    long stranger = 0;
+    EXPECT_DEATH(r.deallocate(&stranger, sizeof stranger, alignof(long)), "relo::multipool_resource: deallocate\\(\\) of a pointer it does not own");
+    EXPECT_DEATH(r.deallocate(p, 200, 8), "relo::multipool_resource: deallocate\\(\\) with another size");
+    EXPECT_DEATH(r.deallocate(big, 90000, 8), "relo::multipool_resource");
+    r.deallocate(p, 40, 8);
+    r.deallocate(big, 100000, 8);
+}
+#endif
+
+}  // namespace
+}  // namespace relo_test
