@@ -261,6 +261,19 @@ def rss_chart(series_by_impl, title, path):
     return save_figure(plt, fig, path)
 
 
+def metric_table(experiment, results, key, format_value, heading):
+    """A table of one result field per cell (rows) and implementation (columns): the median over rounds,
+    formatted by format_value; "—" where nothing was measured."""
+    lines = [heading, "", "| case | " + " | ".join(experiment.impls) + " |", "|---|" + "---:|" * len(experiment.impls)]
+    for label, _ in experiment.cells:
+        row = []
+        for impl in experiment.impls:
+            values = [r[key] for r in results if r["cell"] == label and r["impl"] == impl and key in r]
+            row.append("—" if not values else format_value(median(values)))
+        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def _file_name(text):
     return text.replace("/", "-").replace("=", "")
 

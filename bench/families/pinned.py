@@ -61,15 +61,8 @@ def arena_cells(ctx):
 
 def arena_section(experiment, results, out):
     """The time of the last reset (release() for the monotonic resource), per cell."""
-    lines = ["Time of one reset after the last cycle (median):", "",
-             "| case | " + " | ".join(experiment.impls) + " |", "|---|" + "---:|" * len(experiment.impls)]
-    for label, _ in experiment.cells:
-        row = []
-        for impl in experiment.impls:
-            s = _median_of(results, label, impl, "reset_s")
-            row.append("—" if s is None else rr.format_latency(s * 1e9))
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
-    return lines + [""]
+    return rr.metric_table(experiment, results, "reset_s", lambda s: rr.format_latency(s * 1e9),
+                           "Time of one reset after the last cycle (median):")
 
 
 def experiments(ctx):
@@ -134,14 +127,8 @@ def append_section(experiment, results, out):
             kb = _median_of(results, label, impl, "added_rss_kb")
             row.append("—" if kb is None else f"{kb:.0f}")
         lines.append(f"| {label} | {n * size / 1024:.0f} | " + " | ".join(row) + " |")
-    lines += ["", "One pass reading every element after the appends, ms (median):", "",
-              "| case | " + " | ".join(experiment.impls) + " |", "|---|" + "---:|" * len(experiment.impls)]
-    for label, _ in experiment.cells:
-        row = []
-        for impl in experiment.impls:
-            s = _median_of(results, label, impl, "read_s")
-            row.append("—" if s is None else f"{s * 1e3:.3g}")
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    lines += [""] + rr.metric_table(experiment, results, "read_s", lambda s: f"{s * 1e3:.3g}",
+                                    "One pass reading every element after the appends, ms (median):")
     skipped = sorted({(r["cell"], r["impl"], r["skipped"], r.get("footprint_bytes", 0)) for r in results
                       if "skipped" in r})
     if skipped:

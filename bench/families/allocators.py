@@ -1,0 +1,55 @@
+"""The allocator family (allocator_bench): relo's local memory resources against the standard's, Boost's
+and the global allocators (seed 002, P0089), with the peak resident memory beside every time.
+"""
+from __future__ import annotations
+
+import report as rr
+from experiment import Experiment
+
+PROGRAMS = ["allocator_bench"]
+ORDER = 50
+PROGRAM = "allocator_bench"
+RELO = ["relo-multipool", "relo-multipool-pmr", "relo-monotonic", "relo-monotonic-pmr", "relo-multipool-mono"]
+SWEEP = ["relo-multipool", "relo-multipool-k2", "relo-multipool-k4", "relo-multipool-max1k", "relo-multipool-max16k",
+         "relo-multipool-first2", "relo-multipool-first32", "relo-multipool-chunk16k", "relo-multipool-chunk256k"]
+
+
+def impls(ctx):
+    available = ctx.impls(PROGRAM, "random")
+    boost = [i for i in ("boost-pool", "boost-monotonic") if i in available]
+    return ["malloc"] + [f"malloc+{a}" for a in ctx.allocators] + ["std-pool", "std-monotonic"] + boost + RELO
+
+
+def cells(ctx):
+    ops = ctx.pick({"smoke": 20000, "quick": 4000000, "full": 40000000})
+    reps = ctx.pick({"smoke": 2, "quick": 200, "full": 2000})
+    return [("random/8-512B", ["random", "--ops", str(ops), "--live", "10000"]),
+            ("unordered_set/1e4", ["nodes", "--n", "10000", "--reps", str(reps)])]
+
+
+def experiments(ctx):
+    every = impls(ctx)
+    peers = [i for i in every if not i.startswith("relo")]
+    return [
+        Experiment(
+            "allocators", "Local memory resources (P0089's allocators)",
+            "random: 8 to 512-byte blocks allocated and freed at random, at most 10^4 live; unordered_set: an "
+            "std::unordered_set<int> of 10^4 elements built and destroyed on a fresh allocator, repeated. "
+            "malloc is std::allocator (glibc, or the allocator after + preloaded); std-* and boost-* are the "
+            "standard's and Boost's unsynchronized pool and monotonic resources through their polymorphic "
+            "allocators; relo-* are bound at compile time (relo::resource_allocator), relo-*-pmr at run time "
+            "(std::pmr::polymorphic_allocator); relo-multipool-mono is the multipool over a monotonic resource. "
+            "The table below the ratios gives each case's peak resident memory.",
+            PROGRAM, every, "malloc", cells(ctx), summary=("relo-multipool", peers), section=memory_section),
+        Experiment(
+            "multipool-tuning", "Tuning: relo::multipool_resource's options",
+            "The default (4 KiB largest class, powers of two, 8 blocks in a first chunk, chunks up to 64 KiB) "
+            "against 2 and 4 classes per doubling (k2, k4), other largest classes (max1k, max16k), other first "
+            "chunks (first2, first32) and other chunk caps (chunk16k, chunk256k).",
+            PROGRAM, SWEEP, "relo-multipool", cells(ctx), tuning=True, section=memory_section),
+    ]
+
+
+def memory_section(experiment, results, out):
+    return rr.metric_table(experiment, results, "max_rss_kb", lambda kb: f"{kb / 1024:.1f}",
+                           "Peak resident memory of the process, MiB (median):")
