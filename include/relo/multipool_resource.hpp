@@ -239,18 +239,18 @@ private:
         return (std::size_t{1} << e) + m * ((std::size_t{1} << e) >> per_doubling_shift_);
     }
 
-    /// The class for a request, or pool_count_ (or more) when it goes to the upstream.
+    /// The class for a request, or pool_count_ when it goes to the upstream.
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
         std::size_t n = bytes > alignment ? bytes : alignment;
         if (n <= 8) return 0;
-        if (n > options_.max_block) return max_pools;
+        if (n > options_.max_block) return pool_count_;
         const unsigned e = floor_log2(n - 1);  // 2^e < n <= 2^(e+1)
         const std::size_t step = (std::size_t{1} << e) >> per_doubling_shift_;
         const std::size_t m = (n - (std::size_t{1} << e) + step - 1) / step;  // 1 .. k
         std::size_t i = ((e - 3) << per_doubling_shift_) + m;
         // A finer class may be less aligned than asked (40 bytes: 8): move up to one that is.
         while (i < pool_count_ && pools_[i].alignment < alignment) ++i;
-        return i < pool_count_ ? i : max_pools;
+        return i < pool_count_ ? i : pool_count_;
     }
 
     RELO_NOINLINE void* replenish(std::size_t i) {
