@@ -2,7 +2,8 @@
 # relo.sh — the project's two commands (see README.md).
 #
 #   ./relo.sh test            build and run every test in four configurations:
-#                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20
+#                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20;
+#                             and the tests of what threads share under ThreadSanitizer
 #   ./relo.sh bench [ARGS]    build the benchmarks in Release and run them (quick by default), writing report/
 #                             (--full, --tuning, --only PATTERN, --rounds N, --out DIR, --redraw: bench/README.md)
 #
@@ -65,6 +66,7 @@ cmd_test() {
     "gcc-asan-ubsan|g++|20|Debug|-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all|-DRELO_WERROR=ON"
     "gcc-cxx17|g++|17|Release|-O2|-DRELO_WERROR=ON"
     "clang-cxx20|clang++|20|Release|-O2 -DRELO_HARDENED|-DRELO_WERROR=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=17;23"
+    "gcc-tsan|g++|20|Debug|-O1 -g -fsanitize=thread|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_THREAD_TESTS_ONLY=ON"
   )
   local passed=0 failed=0 failed_configs=()
   for c in "${configs[@]}"; do

@@ -6,6 +6,9 @@
 //                                                       random live block
 //   allocator_bench nodes  --impl I --n N --reps R     R times: build an unordered_set<int> of N elements
 //                                                       on a fresh allocator, then destroy it
+//   allocator_bench threads --impl I --threads W --ops N       W threads making N random operations each (64
+//                                                       to 256 bytes) on one shared resource, or each on
+//                                                       its own (relo-multipool-each)
 //   allocator_bench list
 //
 // How each implementation is reached (the paper's "binding"): "malloc" is std::allocator (operator new;
@@ -16,7 +19,9 @@
 #include <cstdint>
 #include <memory>
 #include <memory_resource>
+#include <optional>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -223,12 +228,84 @@ int run_nodes(const options& opt) {
     return run_case(opt, out, [&](auto tag) { return nodes_case<typename decltype(tag)::type>(n, reps); });
 }
 
+// ---- Several threads on one resource (or on one resource each).
+
+/// W threads, each making `ops` random operations on its own set of at most `live` blocks, all on the
+/// implementation's shared resource (the global allocator, a synchronized pool), or each on a resource of
+/// its own (PerThread): the time until the last one is done.
+template <class Impl, bool PerThread = false>
+double threads_case(int workers, long ops, long live_cap) {
+    typename Impl::state shared;
+    const double start = now_seconds();
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+        threads.emplace_back([&, w] {
+            std::optional<typename Impl::state> own;
+            if constexpr (PerThread) own.emplace();
+            typename Impl::state& s = PerThread ? *own : shared;
+            struct block {
+                void* p;
+                std::size_t bytes;
+            };
+            std::vector<block> blocks;
+            blocks.reserve(static_cast<std::size_t>(live_cap));
+            lcg rng{static_cast<std::uint64_t>(w) * 7919 + 1};
+            for (long i = 0; i < ops; ++i) {
+                const std::uint32_t r = rng.next();
+                if (blocks.empty() || (static_cast<long>(blocks.size()) < live_cap && (r & 1) != 0)) {
+                    const std::size_t bytes = 64 + (r >> 1) % 193;  // 64 .. 256, as P0089's contention test
+                    void* p = Impl::allocate(s, bytes);
+                    *static_cast<volatile char*>(p) = 1;
+                    blocks.push_back({p, bytes});
+                } else {
+                    const std::size_t k = (r >> 1) % blocks.size();
+                    Impl::deallocate(s, blocks[k].p, blocks[k].bytes);
+                    blocks[k] = blocks.back();
+                    blocks.pop_back();
+                }
+            }
+            for (const block& b : blocks) Impl::deallocate(s, b.p, b.bytes);
+        });
+    }
+    for (std::thread& t : threads) t.join();
+    return now_seconds() - start;
+}
+
+using thread_impls = table<named<"malloc", malloc_impl>,
+                           named<"std-sync-pool", std_pmr_impl<std::pmr::synchronized_pool_resource>>,
+                           named<"relo-sync-multipool", relo_direct_impl<relo::synchronized_multipool_resource>>,
+                           named<"relo-sync-multipool-pmr", std_pmr_impl<relo::synchronized_multipool_resource>>,
+                           named<"relo-multipool-each", relo_direct_impl<relo::multipool_resource>>>;
+
+int run_threads(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const int workers = static_cast<int>(opt.number("threads", 1));
+    const long ops = opt.number("ops", 1000000);
+    const long live = opt.number("live", 1000);
+    double t = -1;
+    const bool found = thread_impls::with(impl, [&](auto tag) {
+        using Impl = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<Impl, relo_direct_impl<relo::multipool_resource>>) {
+            t = threads_case<Impl, true>(workers, ops, live);
+        } else {
+            t = threads_case<Impl>(workers, ops, live);
+        }
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
+    json_line out;
+    out.add("impl", impl).add("threads", static_cast<long>(workers)).add("ops", ops).add("time_s", t);
+    out.add("max_rss_kb", process_counters::read().max_rss_kb);
+    out.print();
+    return 0;
+}
+
 }  // namespace
 }  // namespace relo_bench
 
 int main(int argc, char** argv) {
     using namespace relo_bench;
     const program p("allocator_bench", {mode::of<allocator_impls, table<named<"bytes", char>>>("random", run_random),
-                                        mode::of<allocator_impls, table<named<"int", int>>>("nodes", run_nodes)});
+                                        mode::of<allocator_impls, table<named<"int", int>>>("nodes", run_nodes),
+                                        mode::of<thread_impls, table<named<"bytes", char>>>("threads", run_threads)});
     return p.main(argc, argv);
 }

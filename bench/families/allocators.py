@@ -10,6 +10,7 @@ PROGRAMS = ["allocator_bench"]
 ORDER = 50
 PROGRAM = "allocator_bench"
 RELO = ["relo-multipool", "relo-multipool-pmr", "relo-monotonic", "relo-monotonic-pmr", "relo-multipool-mono"]
+THREAD_IMPLS = ["std-sync-pool", "malloc", "relo-sync-multipool", "relo-sync-multipool-pmr", "relo-multipool-each"]
 SWEEP = ["relo-multipool", "relo-multipool-k2", "relo-multipool-k4", "relo-multipool-max1k", "relo-multipool-max16k",
          "relo-multipool-first2", "relo-multipool-first32", "relo-multipool-chunk16k", "relo-multipool-chunk256k"]
 
@@ -27,6 +28,11 @@ def cells(ctx):
             ("unordered_set/1e4", ["nodes", "--n", "10000", "--reps", str(reps)])]
 
 
+def thread_cells(ctx):
+    ops = ctx.pick({"smoke": 2000, "quick": 1000000, "full": 10000000})
+    return [(f"threads={w}", ["threads", "--threads", str(w), "--ops", str(ops)]) for w in (1, 2, 8)]
+
+
 def experiments(ctx):
     every = impls(ctx)
     peers = [i for i in every if not i.startswith("relo")]
@@ -41,6 +47,14 @@ def experiments(ctx):
             "(std::pmr::polymorphic_allocator); relo-multipool-mono is the multipool over a monotonic resource. "
             "The table below the ratios gives each case's peak resident memory.",
             PROGRAM, every, "malloc", cells(ctx), summary=("relo-multipool", peers), section=memory_section),
+        Experiment(
+            "allocators-threads", "Several threads on one resource",
+            "W threads each make random allocations and frees of 64 to 256 bytes (at most 1000 live per "
+            "thread) on one shared resource: the global allocator, std::pmr::synchronized_pool_resource, relo's "
+            "synchronized multipool bound at compile time and at run time; relo-multipool-each gives every "
+            "thread an unsynchronized multipool of its own (the floor). This machine has 2 cores: 8 threads "
+            "share them.", PROGRAM, THREAD_IMPLS, "std-sync-pool", thread_cells(ctx),
+            summary=("relo-sync-multipool", ["malloc", "std-sync-pool"])),
         Experiment(
             "multipool-tuning", "Tuning: relo::multipool_resource's options",
             "The default (4 KiB largest class, powers of two, 8 blocks in a first chunk, chunks up to 64 KiB) "

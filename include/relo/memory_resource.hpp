@@ -4,6 +4,7 @@
 //   relo::monotonic_resource     bump allocation from a buffer, then from growing chunks (or a vm_arena)
 //   relo::multipool_resource     pools of size classes, replenished by growing chunks; larger requests to
 //                                the upstream (over a monotonic_resource: pass it as the upstream)
+//   relo::synchronized_multipool_resource  the multipool for several threads (sharded)
 //   relo::vm_arena               bump allocation over one reservation of address space
 //   relo::resource_allocator<T, R>  a standard allocator calling resource R directly (no virtual call)
 //
@@ -14,6 +15,7 @@
 #include "relo/monotonic_resource.hpp"
 #include "relo/multipool_resource.hpp"
 #include "relo/resource_allocator.hpp"
+#include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vm_arena.hpp"
 
 #endif  // RELO_MEMORY_RESOURCE_HPP

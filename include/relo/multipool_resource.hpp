@@ -49,6 +49,8 @@ struct multipool_options {
     std::size_t max_chunk = 64 << 10;      // a pool's chunks double up to this many bytes
 };
 
+class synchronized_multipool_resource;
+
 class multipool_resource final : public detail::resource_base<multipool_resource> {
 public:
     /// What one pool holds (introspection).
@@ -112,11 +114,7 @@ public:
         const std::size_t i = class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= pool_count_)) return deallocate_upstream(block, bytes, alignment);
         check_pool_block(block, i, alignment);
-        pool& p = pools_[i];
-        --p.in_use;
-        auto* b = static_cast<free_block*>(block);
-        b->next = p.free;
-        p.free = b;
+        push_free(block, i);
     }
 
     /// Resizes a block in place: true when the new size falls in the same size class (nothing to do);
@@ -178,6 +176,8 @@ public:
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
 private:
+    friend class synchronized_multipool_resource;
+
     struct free_block {
         free_block* next;
     };
@@ -322,6 +322,27 @@ private:
         --large_count_;
         l->magic = 0;
         upstream_->deallocate(static_cast<char*>(block) - l->offset, l->total, l->alignment);
+    }
+
+    /// Puts a block of class i on this pool's free list, wherever it was allocated (the synchronized
+    /// resource gives a block back to the freeing thread's shard; every shard has the same classes).
+    void push_free(void* block, std::size_t i) noexcept {
+        pool& p = pools_[i];
+        --p.in_use;  // (per shard it may wrap; the sum over shards is right)
+        auto* b = static_cast<free_block*>(block);
+        b->next = p.free;
+        p.free = b;
+    }
+
+    /// Whether block lies in one of this resource's chunks for class i at a block boundary (hardened checks).
+    bool owns_pool_block(const void* block, std::size_t i) const noexcept {
+        const char* b = static_cast<const char*>(block);
+        for (const chunk* c = chunks_; c != nullptr; c = c->previous) {
+            const char* base = static_cast<const char*>(c->base);
+            if (b >= base && b < reinterpret_cast<const char*>(c))
+                return c->pool == i && static_cast<std::size_t>(b - base) % pools_[i].size == 0;
+        }
+        return false;
     }
 
     void check_pool_block(const void* block, std::size_t i, std::size_t alignment) const noexcept {

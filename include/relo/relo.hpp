@@ -14,6 +14,7 @@
 #include "relo/relocation.hpp"
 #include "relo/resource_allocator.hpp"
 #include "relo/small_vector.hpp"
+#include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vector.hpp"
 #include "relo/vm_arena.hpp"
 
