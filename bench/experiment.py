@@ -32,10 +32,11 @@ class Experiment:
     a default (run with --tuning and --full only); summary: (subject, peers) for the report's opening
     summary, or None; chart_by: cell label -> chart name, for one bar chart per group (default: one);
     section: (experiment, results, out) -> report lines after the ratio table; sample_memory: seconds
-    between samples of the process's resident memory (None: no sampling)."""
+    between samples of the process's resident memory (None: no sampling); pinned: each case on one core
+    (False: on all of them, for experiments that run several threads)."""
 
     def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", tuning=False,
-                 summary=None, chart_by=None, section=None, sample_memory=None):
+                 summary=None, chart_by=None, section=None, sample_memory=None, pinned=True):
         self.name, self.title, self.description = name, title, description
         self.program, self.impls, self.baseline = program, impls, baseline
         self.cells = cells
@@ -45,6 +46,7 @@ class Experiment:
         self.chart_by = chart_by
         self.section = section
         self.sample_memory = sample_memory
+        self.pinned = pinned
 
 
 def relo_against_peers(impls, exclude=()):

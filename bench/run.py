@@ -73,7 +73,7 @@ class Runner:
     def output(self, program, argv):
         return subprocess.run([self.path(program)] + argv, capture_output=True, text=True, check=True).stdout
 
-    def case(self, program, argv, impl, sample_memory=None):
+    def case(self, program, argv, impl, sample_memory=None, pinned=True):
         impl, _, allocator = impl.partition("+")
         env = dict(os.environ)
         if allocator:
@@ -86,7 +86,7 @@ class Runner:
                    f"--benchmark_min_time={GBENCH_MIN_TIME}"]
         else:
             cmd = [self.path(program)] + argv + ["--impl", impl]
-        pin = ["taskset", "-c", "1"] if os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
+        pin = ["taskset", "-c", "1"] if pinned and os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
         process = subprocess.Popen(pin + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         sampler = MemorySampler(process.pid, sample_memory) if sample_memory else None
         if sampler:
@@ -160,7 +160,7 @@ def main():
         elif i % max(1, len(plan) // 20) == 0:
             print(progress, flush=True)
         try:
-            r = runner.case(e.program, argv, impl, e.sample_memory)
+            r = runner.case(e.program, argv, impl, e.sample_memory, e.pinned)
         except RuntimeError as err:
             failures.append(str(err))
             continue

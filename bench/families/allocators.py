@@ -53,8 +53,8 @@ def experiments(ctx):
             "thread) on one shared resource: the global allocator, std::pmr::synchronized_pool_resource, relo's "
             "synchronized multipool bound at compile time and at run time; relo-multipool-each gives every "
             "thread an unsynchronized multipool of its own (the floor). This machine has 2 cores: 8 threads "
-            "share them.", PROGRAM, THREAD_IMPLS, "std-sync-pool", thread_cells(ctx),
-            summary=("relo-sync-multipool", ["malloc", "std-sync-pool"])),
+            "share them. These cases are not pinned to one core.", PROGRAM, THREAD_IMPLS, "std-sync-pool",
+            thread_cells(ctx), summary=("relo-sync-multipool", ["malloc", "std-sync-pool"]), pinned=False),
         Experiment(
             "multipool-tuning", "Tuning: relo::multipool_resource's options",
             "The default (4 KiB largest class, powers of two, 8 blocks in a first chunk, chunks up to 64 KiB) "
