@@ -334,30 +334,33 @@ private:
         p.free = b;
     }
 
+    /// The chunk that holds block, or nullptr (hardened checks: a walk over every chunk).
+    const chunk* chunk_of(const void* block) const noexcept {
+        const char* b = static_cast<const char*>(block);
+        for (const chunk* c = chunks_; c != nullptr; c = c->previous)
+            if (b >= static_cast<const char*>(c->base) && b < reinterpret_cast<const char*>(c)) return c;
+        return nullptr;
+    }
+
+    /// Whether block is a block of class i in chunk c (at a block boundary).
+    bool is_block_of(const chunk* c, const void* block, std::size_t i) const noexcept {
+        const auto offset = static_cast<std::size_t>(static_cast<const char*>(block) - static_cast<const char*>(c->base));
+        return c->pool == i && offset % pools_[i].size == 0;
+    }
+
     /// Whether block lies in one of this resource's chunks for class i at a block boundary (hardened checks).
     bool owns_pool_block(const void* block, std::size_t i) const noexcept {
-        const char* b = static_cast<const char*>(block);
-        for (const chunk* c = chunks_; c != nullptr; c = c->previous) {
-            const char* base = static_cast<const char*>(c->base);
-            if (b >= base && b < reinterpret_cast<const char*>(c))
-                return c->pool == i && static_cast<std::size_t>(b - base) % pools_[i].size == 0;
-        }
-        return false;
+        const chunk* c = chunk_of(block);
+        return c != nullptr && is_block_of(c, block, i);
     }
 
     void check_pool_block(const void* block, std::size_t i, std::size_t alignment) const noexcept {
 #if RELO_PRECONDITIONS_CHECKED
-        const char* b = static_cast<const char*>(block);
-        const chunk* owner = nullptr;
-        for (const chunk* c = chunks_; c != nullptr && owner == nullptr; c = c->previous) {
-            const char* base = static_cast<const char*>(c->base);
-            if (b >= base && b < reinterpret_cast<const char*>(c)) owner = c;
-        }
+        const chunk* owner = chunk_of(block);
         if (owner == nullptr)
             detail::precondition_failed("relo::multipool_resource: deallocate() of a pointer it does not own",
                                         __FILE__, __LINE__);
-        const std::size_t offset = static_cast<std::size_t>(b - static_cast<const char*>(owner->base));
-        if (owner->pool != i || offset % pools_[i].size != 0 || reinterpret_cast<std::uintptr_t>(b) % alignment != 0)
+        if (!is_block_of(owner, block, i) || reinterpret_cast<std::uintptr_t>(block) % alignment != 0)
             detail::precondition_failed(
                 "relo::multipool_resource: deallocate() with another size or alignment than the allocation's",
                 __FILE__, __LINE__);
