@@ -4,8 +4,10 @@
 //   allocator_bench random --impl I --ops N --live L   N random operations on a set of at most L live
 //                                                       blocks of 8 to 512 bytes: allocate, or free a
 //                                                       random live block
-//   allocator_bench nodes  --impl I --n N --reps R     R times: build an unordered_set<int> of N elements
-//                                                       on a fresh allocator, then destroy it
+//   allocator_bench nodes  --impl I --n N --reps R [--fresh 0]
+//                                                       R times: build an unordered_set<int> of N elements
+//                                                       on a fresh allocator (--fresh 0: on one allocator
+//                                                       that outlives them all), then destroy it
 //   allocator_bench threads --impl I --threads W --ops N       W threads making N random operations each (64
 //                                                       to 256 bytes) on one shared resource, or each on
 //                                                       its own (relo-multipool-each)
@@ -103,6 +105,14 @@ template <std::size_t MaxBlock, std::size_t PerDoubling, std::size_t FirstBlocks
 using multipool_variant_impl =
     relo_direct_impl<relo::multipool_resource, multipool_with<MaxBlock, PerDoubling, FirstBlocks, MaxChunk>>;
 
+/// relo::monotonic_resource with another first chunk (the sweep that chose the default).
+template <std::size_t FirstChunk>
+struct monotonic_with {
+    relo::monotonic_resource resource{FirstChunk};
+};
+template <std::size_t FirstChunk>
+using monotonic_variant_impl = relo_direct_impl<relo::monotonic_resource, monotonic_with<FirstChunk>>;
+
 #if defined(RELO_BENCH_HAVE_BOOST_PMR)
 /// Boost.Container's resource through its own polymorphic_allocator (a virtual call each time).
 template <class Resource>
@@ -145,7 +155,10 @@ using allocator_impls = join_t<
           named<"relo-multipool-first2", multipool_variant_impl<4 * kib, 1, 2, 64 * kib>>,
           named<"relo-multipool-first32", multipool_variant_impl<4 * kib, 1, 32, 64 * kib>>,
           named<"relo-multipool-chunk16k", multipool_variant_impl<4 * kib, 1, 8, 16 * kib>>,
-          named<"relo-multipool-chunk256k", multipool_variant_impl<4 * kib, 1, 8, 256 * kib>>>>;
+          named<"relo-multipool-chunk256k", multipool_variant_impl<4 * kib, 1, 8, 256 * kib>>,
+          named<"relo-monotonic-first1k", monotonic_variant_impl<1 * kib>>,
+          named<"relo-monotonic-first64k", monotonic_variant_impl<64 * kib>>,
+          named<"relo-monotonic-first1m", monotonic_variant_impl<1024 * kib>>>>;
 
 /// A cheap generator (the same sequence for every implementation).
 struct lcg {
@@ -186,16 +199,28 @@ double random_case(long ops, long live_cap) {
 }
 
 template <class Impl>
-double nodes_case(long n, long reps) {
+void build_and_destroy_set(typename Impl::state& s, long n, lcg& rng) {
+    using alloc = typename Impl::template allocator<int>;
+    std::unordered_set<int, std::hash<int>, std::equal_to<int>, alloc> set(0, std::hash<int>(), std::equal_to<int>(),
+                                                                           Impl::template allocator_of<int>(s));
+    for (long i = 0; i < n; ++i) set.insert(static_cast<int>(rng.next()));
+    keep(set.size());
+}
+
+/// `reps` sets, each on a fresh allocator state (the paper's use: a resource per data structure), or all
+/// on one that outlives them (a long-lived resource whose freed blocks are reused).
+template <class Impl>
+double nodes_case(long n, long reps, bool fresh) {
     lcg rng{7};
     const double start = now_seconds();
-    for (long r = 0; r < reps; ++r) {
+    if (fresh) {
+        for (long r = 0; r < reps; ++r) {
+            typename Impl::state s;
+            build_and_destroy_set<Impl>(s, n, rng);
+        }
+    } else {
         typename Impl::state s;
-        using alloc = typename Impl::template allocator<int>;
-        std::unordered_set<int, std::hash<int>, std::equal_to<int>, alloc> set(0, std::hash<int>(), std::equal_to<int>(),
-                                                                               Impl::template allocator_of<int>(s));
-        for (long i = 0; i < n; ++i) set.insert(static_cast<int>(rng.next()));
-        keep(set.size());
+        for (long r = 0; r < reps; ++r) build_and_destroy_set<Impl>(s, n, rng);
     }
     return now_seconds() - start;
 }
@@ -223,9 +248,10 @@ int run_random(const options& opt) {
 int run_nodes(const options& opt) {
     const long n = opt.number("n", 10000);
     const long reps = opt.number("reps", 100);
+    const bool fresh = opt.number("fresh", 1) != 0;
     json_line out;
-    out.add("n", n).add("reps", reps);
-    return run_case(opt, out, [&](auto tag) { return nodes_case<typename decltype(tag)::type>(n, reps); });
+    out.add("n", n).add("reps", reps).add("fresh", fresh ? 1L : 0L);
+    return run_case(opt, out, [&](auto tag) { return nodes_case<typename decltype(tag)::type>(n, reps, fresh); });
 }
 
 // ---- Several threads on one resource (or on one resource each).

@@ -13,6 +13,7 @@ RELO = ["relo-multipool", "relo-multipool-pmr", "relo-monotonic", "relo-monotoni
 THREAD_IMPLS = ["std-sync-pool", "malloc", "relo-sync-multipool", "relo-sync-multipool-pmr", "relo-multipool-each"]
 SWEEP = ["relo-multipool", "relo-multipool-k2", "relo-multipool-k4", "relo-multipool-max1k", "relo-multipool-max16k",
          "relo-multipool-first2", "relo-multipool-first32", "relo-multipool-chunk16k", "relo-multipool-chunk256k"]
+MONOTONIC_SWEEP = ["relo-monotonic", "relo-monotonic-first1k", "relo-monotonic-first64k", "relo-monotonic-first1m"]
 
 
 def impls(ctx):
@@ -25,7 +26,8 @@ def cells(ctx):
     ops = ctx.pick({"smoke": 20000, "quick": 4000000, "full": 40000000})
     reps = ctx.pick({"smoke": 2, "quick": 200, "full": 2000})
     return [("random/8-512B", ["random", "--ops", str(ops), "--live", "10000"]),
-            ("unordered_set/1e4", ["nodes", "--n", "10000", "--reps", str(reps)])]
+            ("unordered_set/1e4", ["nodes", "--n", "10000", "--reps", str(reps)]),
+            ("unordered_set/1e4 one resource", ["nodes", "--n", "10000", "--reps", str(reps), "--fresh", "0"])]
 
 
 def thread_cells(ctx):
@@ -40,7 +42,8 @@ def experiments(ctx):
         Experiment(
             "allocators", "Local memory resources (P0089's allocators)",
             "random: 8 to 512-byte blocks allocated and freed at random, at most 10^4 live; unordered_set: an "
-            "std::unordered_set<int> of 10^4 elements built and destroyed on a fresh allocator, repeated. "
+            "std::unordered_set<int> of 10^4 elements built and destroyed on a fresh allocator, repeated (one "
+            "resource: every set on the same allocator, which outlives them and reuses what they free). "
             "malloc is std::allocator (glibc, or the allocator after + preloaded); std-* and boost-* are the "
             "standard's and Boost's unsynchronized pool and monotonic resources through their polymorphic "
             "allocators; relo-* are bound at compile time (relo::resource_allocator), relo-*-pmr at run time "
@@ -61,6 +64,11 @@ def experiments(ctx):
             "against 2 and 4 classes per doubling (k2, k4), other largest classes (max1k, max16k), other first "
             "chunks (first2, first32) and other chunk caps (chunk16k, chunk256k).",
             PROGRAM, SWEEP, "relo-multipool", cells(ctx), tuning=True, section=memory_section),
+        Experiment(
+            "monotonic-tuning", "Tuning: relo::monotonic_resource's first chunk",
+            "The default first chunk (4 KiB; each next chunk twice the last, up to 64 MiB) against 1 KiB, "
+            "64 KiB and 1 MiB.", PROGRAM, MONOTONIC_SWEEP, "relo-monotonic", cells(ctx), tuning=True,
+            section=memory_section),
     ]
 
 

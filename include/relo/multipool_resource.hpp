@@ -14,8 +14,9 @@
 // asked (a block of a class of size s is aligned to the largest power of two dividing s, at most a page);
 // requests larger than max_block, or aligned more than any class can be, go to the upstream (and are
 // still given back by release()). A freed block goes back to its pool's free list. A pool's first chunk
-// holds `first_blocks` blocks, each later chunk twice as many, up to `max_chunk` bytes. No chunk is
-// requested at an alignment above the page size.
+// holds `first_blocks` blocks, each later chunk twice as many, up to `max_chunk` bytes. Chunks are
+// requested at the alignment of std::max_align_t (the global heap's fast path); a class aligned more has
+// its blocks aligned inside the chunk, which costs at most that alignment less 16 bytes per chunk.
 //
 // release() gives every chunk and every upstream block back, in O(chunks + upstream blocks); so does the
 // destructor ("winking out": objects still in the resource are not destroyed, which is correct for those
@@ -77,9 +78,11 @@ public:
             const std::size_t size = class_size(i);
             if (size > options.max_block) break;
             pool& p = pools_[i];
+            p = pool{};
             p.size = size;
             p.alignment = natural_alignment(size);
             p.next_blocks = options.first_blocks;
+            if (p.alignment < least_class_alignment_) least_class_alignment_ = p.alignment;
             pool_count_ = i + 1;
         }
     }
@@ -181,21 +184,24 @@ private:
     struct free_block {
         free_block* next;
     };
+    /// (No member initializers: the pools past pool_count_ are never touched, so making a resource
+    /// writes only the pools it uses — the resource of a small structure is made often.)
     struct pool {
-        free_block* free = nullptr;  // blocks given back
-        char* next = nullptr;        // the newest chunk's blocks not handed out yet
-        char* end = nullptr;
-        std::size_t size = 0;
-        std::size_t alignment = 0;
-        std::size_t in_use = 0;
-        std::size_t next_blocks = 0;
-        std::size_t chunks = 0;
-        std::size_t bytes_held = 0;
+        free_block* free;  // blocks given back
+        char* next;        // the newest chunk's blocks not handed out yet
+        char* end;
+        std::size_t size;
+        std::size_t alignment;
+        std::size_t in_use;
+        std::size_t next_blocks;
+        std::size_t chunks;
+        std::size_t bytes_held;
     };
     /// At the end of every chunk (after its blocks): the chunks of all pools form one list.
     struct chunk {
         chunk* previous;
-        void* base;
+        void* base;         // as allocated from the upstream
+        char* first_block;  // base, aligned up to the class's alignment
         std::size_t bytes;
         std::size_t alignment;
         std::size_t pool;
@@ -214,9 +220,10 @@ private:
 
     std::pmr::memory_resource* upstream_;
     multipool_options options_;
-    std::array<pool, max_pools> pools_{};
+    std::array<pool, max_pools> pools_;  // (only the first pool_count_ are set)
     std::size_t pool_count_ = 0;
     unsigned per_doubling_shift_ = 0;
+    std::size_t least_class_alignment_ = 8;  // of every class (8 for powers of two, 4 or 2 for finer ones)
     chunk* chunks_ = nullptr;
     large_block* large_ = nullptr;
     std::size_t large_bytes_ = 0;
@@ -240,16 +247,19 @@ private:
     }
 
     /// The class for a request, or pool_count_ when it goes to the upstream.
+    /// (Shifts only: a division by the class step, a run-time value, cost the runtime binding 10%.)
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
         std::size_t n = bytes > alignment ? bytes : alignment;
         if (n <= 8) return 0;
         if (n > options_.max_block) return pool_count_;
-        const unsigned e = floor_log2(n - 1);  // 2^e < n <= 2^(e+1)
-        const std::size_t step = (std::size_t{1} << e) >> per_doubling_shift_;
-        const std::size_t m = (n - (std::size_t{1} << e) + step - 1) / step;  // 1 .. k
-        std::size_t i = ((e - 3) << per_doubling_shift_) + m;
-        // A finer class may be less aligned than asked (40 bytes: 8): move up to one that is.
-        while (i < pool_count_ && pools_[i].alignment < alignment) ++i;
+        const unsigned s = per_doubling_shift_;
+        const unsigned e = floor_log2(n - 1);  // 2^e < n <= 2^(e+1), e >= 3
+        // The m-th of the 2^s classes above 2^e (steps of 2^(e-s)) holds n for m = ceil((n - 2^e) / step),
+        // which is ((n - 1) >> (e - s)) - 2^s + 1.
+        std::size_t i = (std::size_t{e - 3} << s) + (((n - 1) >> (e - s)) - (std::size_t{1} << s)) + 1;
+        // A finer class may be less aligned than asked (40 bytes: 8; 12 bytes: 4): move up to one that is.
+        if (alignment > least_class_alignment_)
+            while (i < pool_count_ && pools_[i].alignment < alignment) ++i;
         return i < pool_count_ ? i : pool_count_;
     }
 
@@ -257,9 +267,11 @@ private:
         pool& p = pools_[i];
         const std::size_t most = options_.max_chunk / p.size > 0 ? options_.max_chunk / p.size : 1;
         const std::size_t blocks = p.next_blocks < most ? p.next_blocks : most;
-        const std::size_t header_at = (blocks * p.size + alignof(chunk) - 1) / alignof(chunk) * alignof(chunk);
+        const std::size_t alignment = alignof(std::max_align_t);
+        const std::size_t slack = p.alignment > alignment ? p.alignment - alignment : 0;
+        const std::size_t header_at =
+            (slack + blocks * p.size + alignof(chunk) - 1) / alignof(chunk) * alignof(chunk);
         const std::size_t bytes = header_at + sizeof(chunk);
-        const std::size_t alignment = p.alignment > alignof(chunk) ? p.alignment : alignof(chunk);
         char* base;
         try {
             base = static_cast<char*>(upstream_->allocate(bytes, alignment));
@@ -267,9 +279,11 @@ private:
             --p.in_use;  // (counted by allocate before it came here)
             throw;
         }
+        char* const first = base + ((p.alignment - reinterpret_cast<std::uintptr_t>(base) % p.alignment) % p.alignment);
         auto* c = reinterpret_cast<chunk*>(base + header_at);
         c->previous = chunks_;
         c->base = base;
+        c->first_block = first;
         c->bytes = bytes;
         c->alignment = alignment;
         c->pool = i;
@@ -277,9 +291,9 @@ private:
         ++p.chunks;
         p.bytes_held += bytes;
         if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
-        p.next = base + p.size;
-        p.end = base + blocks * p.size;
-        return base;
+        p.next = first + p.size;
+        p.end = first + blocks * p.size;
+        return first;
     }
 
     RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
@@ -338,13 +352,13 @@ private:
     const chunk* chunk_of(const void* block) const noexcept {
         const char* b = static_cast<const char*>(block);
         for (const chunk* c = chunks_; c != nullptr; c = c->previous)
-            if (b >= static_cast<const char*>(c->base) && b < reinterpret_cast<const char*>(c)) return c;
+            if (b >= c->first_block && b < reinterpret_cast<const char*>(c)) return c;
         return nullptr;
     }
 
     /// Whether block is a block of class i in chunk c (at a block boundary).
     bool is_block_of(const chunk* c, const void* block, std::size_t i) const noexcept {
-        const auto offset = static_cast<std::size_t>(static_cast<const char*>(block) - static_cast<const char*>(c->base));
+        const auto offset = static_cast<std::size_t>(static_cast<const char*>(block) - c->first_block);
         return c->pool == i && offset % pools_[i].size == 0;
     }
 
