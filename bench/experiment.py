@@ -33,10 +33,13 @@ class Experiment:
     summary, or None; chart_by: cell label -> chart name, for one bar chart per group (default: one);
     section: (experiment, results, out) -> report lines after the ratio table; sample_memory: seconds
     between samples of the process's resident memory (None: no sampling); pinned: each case on one core
-    (False: on all of them, for experiments that run several threads)."""
+    (False: on all of them, for experiments that run several threads); bar_charts: False when the section
+    draws its own figures; expected_seconds: cell label -> the expected seconds of one case, for the
+    estimate a long run prints before it starts (None: unknown)."""
 
     def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", tuning=False,
-                 summary=None, chart_by=None, section=None, sample_memory=None, pinned=True):
+                 summary=None, chart_by=None, section=None, sample_memory=None, pinned=True, bar_charts=True,
+                 expected_seconds=None):
         self.name, self.title, self.description = name, title, description
         self.program, self.impls, self.baseline = program, impls, baseline
         self.cells = cells
@@ -47,6 +50,8 @@ class Experiment:
         self.section = section
         self.sample_memory = sample_memory
         self.pinned = pinned
+        self.bar_charts = bar_charts
+        self.expected_seconds = expected_seconds
 
 
 def relo_against_peers(impls, exclude=()):

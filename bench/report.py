@@ -291,7 +291,7 @@ def experiment_section(e, results, out):
     groups = OrderedDict()
     for key in summary:
         groups.setdefault(e.chart_by(key[1]) if e.chart_by else None, OrderedDict())[key] = summary[key]
-    for group, sub in groups.items():
+    for group, sub in groups.items() if e.bar_charts else []:
         title, alt = (group, group) if group is not None else (e.title, e.name)
         name = f"{e.name}-{group}.png" if group is not None else f"{e.name}.png"
         if bar_chart(sub, e.name, e.impls, e.baseline, title, os.path.join(out, name)):

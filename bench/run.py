@@ -150,6 +150,10 @@ def main():
     if not plan:
         sys.exit(f"nothing matches --only {args.only}")
 
+    expected = sum(e.expected_seconds(label) for e, _, label, _, _ in plan if e.expected_seconds)
+    if expected > 1800:
+        print(f"this run is expected to take at least {expected / 3600:.1f} hours (the experiments' estimates for "
+              f"this machine kind)", flush=True)
     results, started, failures = [], time.time(), []
     for i, (e, rnd, label, argv, impl) in enumerate(plan):
         elapsed = time.time() - started

@@ -1,0 +1,150 @@
+"""P0089's benchmark I (structures_bench): creating and destroying isolated data structures DS1..DS12 under
+the paper's allocation strategies AS1..AS14, beside the standard's and Boost's resources and other global
+allocators, with the paper's own results (bench/data/p0089_benchmark1.json) beside this machine's.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import report as rr
+from experiment import Experiment
+
+PROGRAMS = ["structures_bench"]
+ORDER = 55
+PROGRAM = "structures_bench"
+STRATEGIES = [f"AS{i}" for i in range(1, 15)]
+NAMES = ["vector<int>", "vector<string>", "unordered_set<int>", "unordered_set<string>",
+         "vector<vector<int>>", "vector<vector<string>>", "vector<unordered_set<int>>",
+         "vector<unordered_set<string>>", "unordered_set<vector<int>>", "unordered_set<vector<string>>",
+         "unordered_set<unordered_set<int>>", "unordered_set<unordered_set<string>>"]
+PAPER_LEAVES_LOG = 27
+# AS1's nanoseconds per leaf at 2^10 elements (structures_bench, 2026-11-23, AMD EPYC family 25 model 1,
+# THP madvise): the estimate of a long run.
+NS_PER_LEAF = [2.0, 84, 86, 307, 6.9, 185, 96, 762, 12, 294, 167, 879]
+STRATEGY_NAMES = ("AS1 global allocator, AS2 the same through std::pmr::memory_resource; relo's monotonic "
+                  "(AS3-AS6), multipool (AS7-AS10) and multipool over monotonic (AS11-AS14), each bound at "
+                  "compile time (odd pairs: AS3/AS4, AS7/AS8, AS11/AS12) and at run time, each destroyed or "
+                  "winked out (even numbers)")
+
+
+def paper():
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "p0089_benchmark1.json")
+    with open(path) as f:
+        return json.load(f)["tables"]
+
+
+def leaves_log(ctx):
+    return ctx.pick({"smoke": 10, "quick": 17, "full": PAPER_LEAVES_LOG})
+
+
+def sizes(ctx, ds):
+    if ctx.mode == "smoke":
+        return [6]
+    if ctx.mode == "full":
+        return list(range(6, 17))
+    return [6, 8, 10, 12, 14, 16] if ds <= 4 else [6, 8, 10]
+
+
+def impls(ctx):
+    available = ctx.impls(PROGRAM, "run")
+    peers = [i for i in ("std-pool", "std-monotonic", "boost-pool", "boost-monotonic") if i in available]
+    return STRATEGIES + peers + [f"AS1+{a}" for a in ctx.allocators]
+
+
+def label(size_log):
+    return f"2^{size_log}"
+
+
+def experiments(ctx):
+    every = impls(ctx)
+    peers = [i for i in every if i in ("AS1", "AS2") or i.startswith("AS1+") or not i.startswith("AS")]
+    out = []
+    for ds in range(1, 13):
+        cells = [(label(n), ["run", "--ds", str(ds), "--size-log", str(n), "--leaves-log", str(leaves_log(ctx))])
+                 for n in sizes(ctx, ds)]
+        leaves = 2 ** leaves_log(ctx)
+
+        def expected(_label, ds=ds, leaves=leaves):
+            return NS_PER_LEAF[ds - 1] * 1e-9 * leaves + 0.01
+
+        out.append(Experiment(
+            f"structures-DS{ds}", f"P0089 benchmark I, DS{ds}: {NAMES[ds - 1]}",
+            f"Built and destroyed 2^(L - n) times at 2^n elements (DS5-DS12: 2^7 leaves per element, so "
+            f"2^(L - 7 - n) times, at least once), L = {leaves_log(ctx)} here and {PAPER_LEAVES_LOG} in the paper "
+            f"(--full). Strategies: {STRATEGY_NAMES}. std-pool and std-monotonic are std::pmr's unsynchronized "
+            "pool and monotonic buffer resources, boost-* Boost.Container's, in the AS9/AS5 roles; AS1+X is AS1 "
+            "under another global allocator.",
+            PROGRAM, every, "AS1", cells, summary=("AS7", peers), section=section, bar_charts=False,
+            expected_seconds=expected))
+    return out
+
+
+def _ds_of(experiment):
+    return int(experiment.name.rsplit("DS", 1)[1])
+
+
+def section(experiment, results, out):
+    ds = _ds_of(experiment)
+    summary = rr.summarize(results, experiment.metric, experiment.baseline)
+    rows = [label(n) for n in range(6, 17) if (experiment.name, label(n)) in summary]
+    if not rows:
+        return []
+    table = paper()[f"DS{ds}"]
+    lines = []
+    # The paper's ratios to AS1, beside this run's, for the rows both have.
+    lines += ["The paper's ratios to AS1 (its Table " + str(ds + 2) + ", seconds divided by AS1's), for the same "
+              "sizes:", "",
+              "| size | " + " | ".join(STRATEGIES[1:]) + " |", "|---|" + "---:|" * (len(STRATEGIES) - 1)]
+    for row in rows:
+        seconds = table[row.split("^")[1]]
+        lines.append(f"| {row} | " + " | ".join(f"{s / seconds[0]:.2f}" for s in seconds[1:]) + " |")
+    lines.append("")
+    # This run in the paper's unit: seconds for 2^27 leaves.
+    per_leaf = {}
+    for r in results:
+        if r.get("leaves"):
+            per_leaf.setdefault((r["cell"], r["impl"]), []).append(r["time_s"] / r["leaves"])
+    present = [i for i in experiment.impls if any((row, i) in per_leaf for row in rows)]
+    lines += ["This run in the paper's unit (seconds for 2^27 leaves: the median time per leaf × 2^27):", "",
+              "| size | " + " | ".join(present) + " |", "|---|" + "---:|" * len(present)]
+    for row in rows:
+        cells = [f"{rr.median(per_leaf[(row, i)]) * 2 ** PAPER_LEAVES_LOG:.2f}" if (row, i) in per_leaf else "–"
+                 for i in present]
+        lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    lines.append("")
+    name = f"{experiment.name}.png"
+    if heat_map(experiment, summary, rows, table, os.path.join(out, name)):
+        lines += [f"![{experiment.name}]({name})", ""]
+    return lines
+
+
+def heat_map(experiment, summary, rows, table, path):
+    """Two panels: this run's ratios to AS1 (every implementation) and the paper's (AS1..AS14), one colour
+    scale (log2 of the ratio: green faster than AS1, red slower)."""
+    plt = rr.pyplot()
+    if plt is None:
+        return False
+    impls = [i for i in experiment.impls if any(i in summary[(experiment.name, r)] for r in rows)]
+    ours = [[summary[(experiment.name, r)][i]["median"] if i in summary[(experiment.name, r)] else math.nan
+             for i in impls] for r in rows]
+    theirs = [[s / table[r.split("^")[1]][0] for s in table[r.split("^")[1]]] for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(4 + 0.55 * (len(impls) + 14), 1.6 + 0.42 * len(rows)),
+                             gridspec_kw={"width_ratios": [len(impls), 14]})
+    for ax, values, columns, title in ((axes[0], ours, impls, "this machine"),
+                                       (axes[1], theirs, STRATEGIES, "P0089 (2015)")):
+        logs = [[math.log2(v) if v == v and v > 0 else math.nan for v in row] for row in values]
+        ax.imshow(logs, cmap="RdYlGn_r", vmin=-3, vmax=3, aspect="auto")
+        ax.set_xticks(range(len(columns)))
+        ax.set_xticklabels(columns, rotation=60, ha="right", fontsize=7)
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels(rows, fontsize=8)
+        ax.set_title(f"{title}: time ÷ AS1", fontsize=9)
+        for y, row in enumerate(values):
+            for x, v in enumerate(row):
+                if v == v:
+                    ax.text(x, y, f"{v:.2f}", ha="center", va="center", fontsize=6)
+    fig.suptitle(experiment.title, fontsize=10)
+    rr.save_figure(plt, fig, path)
+    return True
