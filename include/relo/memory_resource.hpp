@@ -12,6 +12,7 @@
 #ifndef RELO_MEMORY_RESOURCE_HPP
 #define RELO_MEMORY_RESOURCE_HPP
 
+#include "relo/chunk_cache.hpp"
 #include "relo/monotonic_resource.hpp"
 #include "relo/multipool_resource.hpp"
 #include "relo/resource_allocator.hpp"

@@ -34,6 +34,7 @@
 #include <memory_resource>
 #include <new>
 
+#include "relo/chunk_cache.hpp"
 #include "relo/detail/bump.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
@@ -117,7 +118,7 @@ public:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            upstream_->deallocate(c, c->size, chunk_alignment);
+            detail::give_back_chunk(upstream_, c, c->size, chunk_alignment);
         }
         top_ = buffer_;
         end_ = buffer_ == nullptr ? nullptr : buffer_ + buffer_size_;
@@ -174,7 +175,7 @@ private:
         if (bytes > SIZE_MAX / 2 - extra) detail::throw_bad_alloc();
         const std::size_t needed = bytes + extra;
         const std::size_t size = needed > next_chunk_ ? needed : next_chunk_;
-        void* memory = upstream_->allocate(size, chunk_alignment);  // may throw: nothing changed yet
+        void* memory = detail::take_chunk(upstream_, size, chunk_alignment);  // may throw: nothing changed yet
         chunk* const c = static_cast<chunk*>(memory);
         c->previous = chunks_;
         c->size = size;

@@ -36,6 +36,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "relo/chunk_cache.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
@@ -133,7 +134,7 @@ public:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            upstream_->deallocate(c->base, c->bytes, c->alignment);
+            detail::give_back_chunk(upstream_, c->base, c->bytes, c->alignment);
         }
         while (large_ != nullptr) {
             large_block* const l = large_;
@@ -274,7 +275,7 @@ private:
         const std::size_t bytes = header_at + sizeof(chunk);
         char* base;
         try {
-            base = static_cast<char*>(upstream_->allocate(bytes, alignment));
+            base = static_cast<char*>(detail::take_chunk(upstream_, bytes, alignment));
         } catch (...) {
             --p.in_use;  // (counted by allocate before it came here)
             throw;
