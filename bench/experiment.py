@@ -54,6 +54,29 @@ class Experiment:
         self.expected_seconds = expected_seconds
 
 
+def memory_limit():
+    """Half of the machine's memory (bytes): a case that would need more is skipped (the program is told
+    with --memory-limit and reports the footprint it would have needed), not run into the OOM killer."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024 // 2
+    except OSError:
+        pass
+    return 8 << 30
+
+
+def skipped_lines(results):
+    """The report's list of the cases a program skipped, with why and the memory they would have needed."""
+    skipped = sorted({(r["cell"], r["impl"], r["skipped"], r.get("footprint_bytes", 0)) for r in results
+                      if "skipped" in r})
+    if not skipped:
+        return []
+    return ["", "Not run:", ""] + [f"- {cell}, {impl}: {why} (it would need about {footprint / (1 << 30):.1f} GiB)"
+                                   for cell, impl, why, footprint in skipped]
+
+
 def relo_against_peers(impls, exclude=()):
     """The usual summary: relo against every implementation that is not relo's own variant."""
     return ("relo", [i for i in impls if not i.startswith("relo") and i not in exclude])

@@ -247,6 +247,17 @@ struct strategy {
 template <class Resource, class State, bool Wink>
 using compile_time = strategy<bound<Resource>::template allocator, State, Wink>;
 
+/// A strategy run with another limit on the chunks each thread keeps for the next resource (the sweep that
+/// chose relo::chunk_cache_limit()'s default).
+template <class Strategy, std::size_t CacheLimit>
+struct with_chunk_cache_limit : Strategy {
+    static constexpr std::size_t chunk_cache_limit = CacheLimit;
+};
+template <class Strategy, class = void>
+struct sets_cache_limit : std::false_type {};
+template <class Strategy>
+struct sets_cache_limit<Strategy, std::void_t<decltype(Strategy::chunk_cache_limit)>> : std::true_type {};
+
 using relo_monotonic = resource_state<relo::monotonic_resource>;
 using relo_multipool = resource_state<relo::multipool_resource>;
 using relo_composite = multipool_over_monotonic_state;
@@ -290,11 +301,18 @@ using strategies = join_t<
           named<"AS14", strategy<pmr_allocator, relo_composite, true>>,
           named<"std-pool", strategy<pmr_allocator, resource_state<std::pmr::unsynchronized_pool_resource>, false>>,
           named<"std-monotonic", strategy<pmr_allocator, resource_state<std::pmr::monotonic_buffer_resource>, false>>>,
-    boost_strategies>;
+    boost_strategies,
+    table<named<"AS3-cache0", with_chunk_cache_limit<compile_time<relo::monotonic_resource, relo_monotonic, false>, 0>>,
+          named<"AS3-cache1m", with_chunk_cache_limit<compile_time<relo::monotonic_resource, relo_monotonic, false>, 1u << 20>>,
+          named<"AS3-cache64m", with_chunk_cache_limit<compile_time<relo::monotonic_resource, relo_monotonic, false>, 64u << 20>>,
+          named<"AS7-cache0", with_chunk_cache_limit<compile_time<relo::multipool_resource, relo_multipool, false>, 0>>,
+          named<"AS7-cache1m", with_chunk_cache_limit<compile_time<relo::multipool_resource, relo_multipool, false>, 1u << 20>>,
+          named<"AS7-cache64m", with_chunk_cache_limit<compile_time<relo::multipool_resource, relo_multipool, false>, 64u << 20>>>>;
 
 /// Builds the structure `iterations` times, each on a fresh state, and destroys it (or winks it out).
 template <class Strategy, class DS>
 double run_structure(std::size_t elements, long iterations) {
+    if constexpr (sets_cache_limit<Strategy>::value) relo::set_chunk_cache_limit(Strategy::chunk_cache_limit);
     leaf_source leaves;
     const double start = now_seconds();
     for (long i = 0; i < iterations; ++i) {

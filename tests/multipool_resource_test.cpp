@@ -128,6 +128,27 @@ TEST(MultipoolResource, SixteenAlignedRequestsOfSeventeenToTwentyFourBytes) {
     }
 }
 
+// A resource is made per data structure or per subsystem: it must stay small. The default options keep
+// their pools inside it; finer classes take one table from the upstream, counted and given back.
+TEST(MultipoolResource, SmallWithItsPoolsInsideOrInOneUpstreamTable) {
+    EXPECT_LE(sizeof(multipool_resource), 1536u);
+    checking_resource upstream;
+    {
+        multipool_resource powers(&upstream);
+        EXPECT_EQ(upstream.live_blocks(), 0u);
+        EXPECT_EQ(powers.upstream_bytes(), 0u);
+        multipool_resource quarters(with_classes(4), &upstream);
+        EXPECT_EQ(upstream.live_blocks(), 1u);
+        EXPECT_EQ(quarters.upstream_bytes(), upstream.live_bytes());
+        void* p = quarters.allocate(40);
+        quarters.release();
+        EXPECT_EQ(upstream.live_blocks(), 1u);  // (the table stays: the resource is still usable)
+        p = quarters.allocate(40);
+        quarters.deallocate(p, 40);
+    }
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+}
+
 TEST(MultipoolResource, ChunksGrowFromAFewBlocksUpToTheCap) {
     checking_resource upstream;
     multipool_options o;

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import report as rr
-from experiment import Experiment
+from experiment import Experiment, memory_limit, skipped_lines
 
 PROGRAMS = ["pinned_bench"]
 ORDER = 40
@@ -21,17 +21,6 @@ TUNING_IMPLS = ["pinned", "pinned-step2m", "pinned-step8m", "pinned-step512m", "
 ARENA_IMPLS = ["monotonic", "vm-arena", "vm-arena-pmr"]
 DECADES = ["< 1 µs", "< 10 µs", "< 100 µs", "< 1 ms", "< 10 ms", "< 100 ms", "≥ 100 ms"]
 
-
-def memory_limit():
-    """Half of the machine's memory (bytes): a case that would need more is skipped, not run."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) * 1024 // 2
-    except OSError:
-        pass
-    return 8 << 30
 
 
 def label(n):
@@ -129,13 +118,7 @@ def append_section(experiment, results, out):
         lines.append(f"| {label} | {n * size / 1024:.0f} | " + " | ".join(row) + " |")
     lines += [""] + rr.metric_table(experiment, results, "read_s", lambda s: f"{s * 1e3:.3g}",
                                     "One pass reading every element after the appends, ms (median):")
-    skipped = sorted({(r["cell"], r["impl"], r["skipped"], r.get("footprint_bytes", 0)) for r in results
-                      if "skipped" in r})
-    if skipped:
-        lines += ["", "Not run:", ""]
-        lines += [f"- {cell}, {impl}: {why} (it would need about {footprint / (1 << 30):.1f} GiB)"
-                  for cell, impl, why, footprint in skipped]
-    return lines + [""]
+    return lines + skipped_lines(results) + [""]
 
 
 def latency_section(experiment, results, out):

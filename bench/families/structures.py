@@ -35,8 +35,11 @@ def paper():
         return json.load(f)["tables"]
 
 
-def leaves_log(ctx):
-    return ctx.pick({"smoke": 10, "quick": 17, "full": PAPER_LEAVES_LOG})
+def leaves_log(ctx, ds):
+    """The paper's 2^27 leaves per case under --full; by default as many as AS1 builds in about 25 ms (so
+    that no case is too short to time), from 2^14 leaves (DS12) to 2^24 (DS1)."""
+    quick = min(24, max(14, round(math.log2(0.025 / (NS_PER_LEAF[ds - 1] * 1e-9)))))
+    return ctx.pick({"smoke": 10, "quick": quick, "full": PAPER_LEAVES_LOG})
 
 
 def sizes(ctx, ds):
@@ -62,9 +65,9 @@ def experiments(ctx):
     peers = [i for i in every if i in ("AS1", "AS2") or i.startswith("AS1+") or not i.startswith("AS")]
     out = []
     for ds in range(1, 13):
-        cells = [(label(n), ["run", "--ds", str(ds), "--size-log", str(n), "--leaves-log", str(leaves_log(ctx))])
+        cells = [(label(n), ["run", "--ds", str(ds), "--size-log", str(n), "--leaves-log", str(leaves_log(ctx, ds))])
                  for n in sizes(ctx, ds)]
-        leaves = 2 ** leaves_log(ctx)
+        leaves = 2 ** leaves_log(ctx, ds)
 
         def expected(_label, ds=ds, leaves=leaves):
             return NS_PER_LEAF[ds - 1] * 1e-9 * leaves + 0.01
@@ -72,13 +75,31 @@ def experiments(ctx):
         out.append(Experiment(
             f"structures-DS{ds}", f"P0089 benchmark I, DS{ds}: {NAMES[ds - 1]}",
             f"Built and destroyed 2^(L - n) times at 2^n elements (DS5-DS12: 2^7 leaves per element, so "
-            f"2^(L - 7 - n) times, at least once), L = {leaves_log(ctx)} here and {PAPER_LEAVES_LOG} in the paper "
+            f"2^(L - 7 - n) times, at least once), L = {leaves_log(ctx, ds)} here and {PAPER_LEAVES_LOG} in the paper "
             f"(--full). Strategies: {STRATEGY_NAMES}. std-pool and std-monotonic are std::pmr's unsynchronized "
             "pool and monotonic buffer resources, boost-* Boost.Container's, in the AS9/AS5 roles; AS1+X is AS1 "
             "under another global allocator.",
             PROGRAM, every, "AS1", cells, summary=("AS7", peers), section=section, bar_charts=False,
             expected_seconds=expected))
+    out.append(Experiment(
+        "chunk-cache-tuning", "Tuning: relo::chunk_cache_limit()",
+        "The chunks each thread keeps for its next local resources: 8 MiB (the default) against none (cache0), "
+        "1 MiB and 64 MiB, for the monotonic (AS3) and multipool (AS7) strategies, on the structures whose "
+        "resources hold from a few KiB to tens of MiB.",
+        PROGRAM, ["AS7", "AS7-cache0", "AS7-cache1m", "AS7-cache64m", "AS3", "AS3-cache0", "AS3-cache1m",
+                  "AS3-cache64m"], "AS7",
+        [(f"DS{ds}/{label(n)}", ["run", "--ds", str(ds), "--size-log", str(n), "--leaves-log",
+                                 str(leaves_log(ctx, ds))]) for ds, n in TUNING_CELLS],
+        tuning=True, section=memory_section))
     return out
+
+
+TUNING_CELLS = [(2, 6), (2, 12), (2, 16), (3, 10), (3, 16), (6, 6), (6, 10), (8, 8), (12, 6)]
+
+
+def memory_section(experiment, results, out):
+    return rr.metric_table(experiment, results, "max_rss_kb", lambda kb: f"{kb / 1024:.1f}",
+                           "Peak resident memory of the process, MiB (median):")
 
 
 def _ds_of(experiment):

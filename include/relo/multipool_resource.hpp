@@ -20,8 +20,11 @@
 //
 // release() gives every chunk and every upstream block back, in O(chunks + upstream blocks); so does the
 // destructor ("winking out": objects still in the resource are not destroyed, which is correct for those
-// that own nothing but memory from it). An upstream failure is std::bad_alloc and leaves the resource
-// unchanged. Not thread-safe: relo::synchronized_multipool_resource is.
+// that own nothing but memory from it). The resource itself is about 1 KiB: the pools live in it when
+// there are at most 16 (the default options make 10); finer classes or larger blocks take a table of
+// pools from the upstream when the resource is made, given back when it is destroyed. An upstream failure
+// is std::bad_alloc and leaves the resource unchanged. Not thread-safe:
+// relo::synchronized_multipool_resource is.
 //
 // In hardened builds (RELO_HARDENED, _GLIBCXX_ASSERTIONS or !NDEBUG) deallocate() checks that the block
 // is one the resource handed out for that size and alignment, and stops the program with a message
@@ -29,7 +32,6 @@
 #ifndef RELO_MULTIPOOL_RESOURCE_HPP
 #define RELO_MULTIPOOL_RESOURCE_HPP
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory_resource>
@@ -75,9 +77,12 @@ public:
             (options.classes_per_doubling != 1 && options.classes_per_doubling != 2 && options.classes_per_doubling != 4))
             throw std::invalid_argument("relo::multipool_resource: options out of range");
         per_doubling_shift_ = options.classes_per_doubling == 1 ? 0 : options.classes_per_doubling == 2 ? 1 : 2;
-        for (std::size_t i = 0; i < pools_.size(); ++i) {
+        std::size_t count = 0;
+        while (count < max_pools && class_size(count) <= options.max_block) ++count;
+        if (count > inline_pools)  // (finer classes or larger blocks than the defaults: a table from the upstream)
+            pools_ = static_cast<pool*>(upstream_->allocate(count * sizeof(pool), alignof(pool)));
+        for (std::size_t i = 0; i < count; ++i) {
             const std::size_t size = class_size(i);
-            if (size > options.max_block) break;
             pool& p = pools_[i];
             p = pool{};
             p.size = size;
@@ -90,7 +95,10 @@ public:
 
     multipool_resource(const multipool_resource&) = delete;
     multipool_resource& operator=(const multipool_resource&) = delete;
-    ~multipool_resource() override { release(); }
+    ~multipool_resource() override {
+        release();
+        if (pools_ != inline_pools_) upstream_->deallocate(pools_, pool_count_ * sizeof(pool), alignof(pool));
+    }
 
     /// A block of at least `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc
     /// when the upstream does (the resource is then unchanged).
@@ -168,9 +176,10 @@ public:
         for (std::size_t i = 0; i < pool_count_; ++i) total += pools_[i].in_use * pools_[i].size;
         return total;
     }
-    /// Bytes held from the upstream (chunks, and the blocks passed through with their headers).
+    /// Bytes held from the upstream (chunks, the blocks passed through with their headers, and the table of
+    /// pools when the options ask for more than 16 classes).
     std::size_t upstream_bytes() const noexcept {
-        std::size_t total = large_held_;
+        std::size_t total = large_held_ + (pools_ != inline_pools_ ? pool_count_ * sizeof(pool) : 0);
         for (std::size_t i = 0; i < pool_count_; ++i) total += pools_[i].bytes_held;
         return total;
     }
@@ -221,7 +230,11 @@ private:
 
     std::pmr::memory_resource* upstream_;
     multipool_options options_;
-    std::array<pool, max_pools> pools_;  // (only the first pool_count_ are set)
+    // The pools: inside the resource up to inline_pools of them (the default options use 10), so that a
+    // resource made per data structure or per subsystem stays small (about 1 KiB); more come from the upstream.
+    static constexpr std::size_t inline_pools = 16;
+    pool inline_pools_[inline_pools];  // (only the first pool_count_ are set)
+    pool* pools_ = inline_pools_;
     std::size_t pool_count_ = 0;
     unsigned per_doubling_shift_ = 0;
     std::size_t least_class_alignment_ = 8;  // of every class (8 for powers of two, 4 or 2 for finer ones)

@@ -1,0 +1,84 @@
+"""P0089's benchmark IV (contention_bench): threads allocating and freeing blocks on the global allocator, on a
+local resource each, or on one synchronized resource, with the paper's percentages
+(bench/data/p0089_benchmark4.json) beside this machine's.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import report as rr
+from experiment import Experiment
+
+PROGRAMS = ["contention_bench"]
+ORDER = 58
+PROGRAM = "contention_bench"
+STRATEGIES = ["AS1", "AS2", "AS3", "AS5", "AS7", "AS9", "AS11", "AS13", "relo-sync", "std-sync-pool"]
+PAPER_TABLES = [(15, 6), (15, 7), (15, 8), (16, 8), (17, 8), (18, 8), (19, 8)]
+
+
+def paper():
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "p0089_benchmark4.json")
+    with open(path) as f:
+        data = json.load(f)
+    return {tuple(r["key"]): r for r in data["rows"]}, data["percent_of_AS1"]
+
+
+def cores():
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def scale(ctx):
+    """((iterations log2, size log2) tables, thread counts)."""
+    if ctx.mode == "smoke":
+        return [(10, 6)], [1, 2]
+    if ctx.mode == "full":
+        return PAPER_TABLES, list(range(1, max(8, 2 * cores()) + 1))
+    return [(19, 6), (19, 8)], list(range(1, 2 * cores() + 1))
+
+
+def label(n, s, w):
+    return f"N=2^{n} S=2^{s} W={w}"
+
+
+def experiments(ctx):
+    tables, threads = scale(ctx)
+    cells = [(label(n, s, w), ["run", "--iterations-log", str(n), "--size-log", str(s), "--threads", str(w)])
+             for n, s in tables for w in threads]
+    every = STRATEGIES + [f"AS1+{a}" for a in ctx.allocators]
+
+    def expected(cell):
+        parts = dict(p.split("=") for p in cell.split())
+        n, w = int(parts["N"].split("^")[1]), int(parts["W"])
+        return 2 ** n * w * 30e-9 / min(w, cores()) + 0.01
+
+    return [Experiment(
+        "contention", "P0089 benchmark IV: variation in contention",
+        f"W threads each allocate a block of S bytes and free it at once, N times. AS1/AS2: all on the global "
+        "allocator (directly, or through std::pmr::memory_resource); AS3..AS13: each thread on a local "
+        "unsynchronized resource of its own, as in the paper (relo's monotonic, multipool and multipool over "
+        "monotonic, compile-time and run-time binding); relo-sync and std-sync-pool: all threads on one "
+        "relo::synchronized_multipool_resource or std::pmr::synchronized_pool_resource; AS1+X another global "
+        f"allocator. This machine has {cores()} cores: W runs to twice that, so the higher counts share cores "
+        "(the paper's machine had 12 for its 8 threads). Not pinned.",
+        PROGRAM, every, "AS1", cells, summary=("relo-sync", ["AS1", "std-sync-pool"] +
+                                               [i for i in every if i.startswith("AS1+")]),
+        section=section, pinned=False, expected_seconds=expected)]
+
+
+def section(experiment, results, out):
+    rows, columns = paper()
+    summary = rr.summarize(results, experiment.metric, experiment.baseline)
+    lines = ["The paper's percentages of AS1 at its smallest iteration count for the same size and thread count "
+             "(2^15 per thread; 12 cores):", "",
+             "| case | paper's N | AS1 (s) | " + " | ".join(columns) + " |", "|---|---:|---:|" + "---:|" * len(columns)]
+    for (_, cell) in summary:
+        parts = dict(p.split("=") for p in cell.split())
+        n, s, w = int(parts["N"].split("^")[1]), int(parts["S"].split("^")[1]), int(parts["W"])
+        key = next(((pn, s, w) for pn in (n, 15, 16, 17, 18, 19) if (pn, s, w) in rows), None)
+        if key is None:
+            continue
+        row = rows[key]
+        lines.append(f"| {cell} | 2^{key[0]} | {row['AS1_s']:.3f} | " +
+                     " | ".join(f"{p:.0f}" for p in row["percent"]) + " |")
+    return lines + [""]
