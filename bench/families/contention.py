@@ -61,7 +61,7 @@ def experiments(ctx):
         "relo::synchronized_multipool_resource or std::pmr::synchronized_pool_resource; AS1+X another global "
         f"allocator. This machine has {cores()} cores: W runs to twice that, so the higher counts share cores "
         "(the paper's machine had 12 for its 8 threads). Not pinned.",
-        PROGRAM, every, "AS1", cells, summary=("relo-sync", ["AS1", "std-sync-pool"] +
+        PROGRAM, every, "AS1", cells, summary=("AS7", ["AS1", "std-sync-pool"] +
                                                [i for i in every if i.startswith("AS1+")]),
         section=section, pinned=False, expected_seconds=expected)]
 
