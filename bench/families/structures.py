@@ -47,7 +47,7 @@ def sizes(ctx, ds):
         return [6]
     if ctx.mode == "full":
         return list(range(6, 17))
-    return [6, 8, 10, 12, 14, 16] if ds <= 4 else [6, 8, 10]
+    return [6, 10, 16] if ds <= 4 else [6, 10]
 
 
 def impls(ctx):

@@ -31,7 +31,7 @@ def scale(ctx):
         return [16], [(12, 10)]
     if ctx.mode == "full":
         return list(range(30, 36)), PAPER_ROWS
-    return [28], [(15, 10), (20, 10), (20, 11), (20, 12), (20, 13), (20, 14), (20, 15)]
+    return [28], [(15, 10), (20, 10), (20, 12), (20, 13), (20, 15)]
 
 
 def impls(ctx):
