@@ -323,5 +323,61 @@ class GoogleBenchmarkTest(unittest.TestCase):
             rr.from_google_benchmark({"benchmarks": []})
 
 
+
+class P0089FamiliesTest(unittest.TestCase):
+    """The four benchmarks of P0089: their experiments at every scale, and sections that put the paper's
+    tables beside synthetic results."""
+
+    def context(self, mode="quick", tuning=False):
+        ctx = fake_context(mode, tuning, allocators=["mimalloc"])
+        strategies = [f"AS{i}" for i in range(1, 15)] + ["std-pool", "std-monotonic", "AS7-cache0", "AS3-cache0",
+                                                         "AS7-cache1m", "AS7-cache64m", "AS3-cache1m", "AS3-cache64m"]
+        ctx.listings["structures_bench"] = listing("structures_bench", {"run": (strategies, {"leaf": 4}, [])})
+        ctx.listings["locality_bench"] = listing("locality_bench", {"run": (["global", "multipool"], {"int": 4}, [])})
+        ctx.listings["utilization_bench"] = listing("utilization_bench", {
+            "run": (["AS1", "AS2", "AS3", "AS5", "AS7", "AS9", "AS11", "AS13", "std-pool"], {"bytes": 1}, [])})
+        ctx.listings["contention_bench"] = listing("contention_bench", {
+            "run": (["AS1", "AS2", "AS3", "AS5", "AS7", "AS9", "AS11", "AS13", "relo-sync", "std-sync-pool"],
+                    {"bytes": 1}, [])})
+        return ctx
+
+    def test_every_scale_has_cells_and_full_gives_an_estimate(self):
+        for mode in ("smoke", "quick", "full"):
+            names = {e.name: e for e in experiments_of(self.context(mode, tuning=True))}
+            for name in ["structures-DS1", "structures-DS12", "locality", "utilization", "contention"]:
+                self.assertIn(name, names)
+                self.assertTrue(names[name].cells)
+            self.assertIn("AS1+mimalloc", names["structures-DS3"].impls)
+        def seconds(mode, rounds):  # as the runner adds them up: every case of every round
+            return sum(e.expected_seconds(label) * len(e.impls) * rounds for e in experiments_of(self.context(mode))
+                       if e.expected_seconds for label, _ in e.cells)
+
+        self.assertGreater(seconds("full", 7) / 3600, 24)  # the paper's scale takes days: the runner says so
+        self.assertLess(seconds("quick", 5), 600)
+
+    def test_sections_show_the_papers_tables_beside_the_results(self):
+        ctx = self.context("smoke")
+        exps = {e.name: e for e in experiments_of(ctx)}
+        results = []
+        for name in ("structures-DS3", "locality", "utilization", "contention"):
+            e = exps[name]
+            for label, _ in e.cells:
+                rows = synthetic(name, label, 2, {impl: [0.01 * (1 + k % 3), 0.012 * (1 + k % 3)]
+                                                  for k, impl in enumerate(e.impls)})
+                for r in rows:
+                    r["leaves"] = 1024
+                    r["max_rss_kb"] = 4096
+                results += rows
+        results.append({"experiment": "utilization", "cell": exps["utilization"].cells[0][0], "impl": "AS3",
+                        "round": 0, "skipped": "more than half of the machine's memory", "footprint_bytes": 2 ** 35})
+        with tempfile.TemporaryDirectory() as out:
+            text = write_report(out, ctx, results)
+        self.assertIn("The paper's ratios to AS1 (its Table 5", text)
+        self.assertIn("seconds for 2^27 leaves", text)
+        self.assertIn("the benefit of the local allocator", text)
+        self.assertIn("The paper's percentages of AS1", text)
+        self.assertIn("Not run:", text)
+        self.assertIn("about 32.0 GiB", text)
+
 if __name__ == "__main__":
     unittest.main()
