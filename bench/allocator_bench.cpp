@@ -36,6 +36,7 @@
 
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "resource_states.hpp"
 
 namespace relo_bench {
 namespace {
@@ -73,11 +74,7 @@ struct std_pmr_impl {
 
 /// A relo resource bound at compile time: relo::resource_allocator calls it directly. State holds the
 /// resource (as `resource`) and whatever it is built on.
-template <class Resource>
-struct just_the_resource {
-    Resource resource;
-};
-template <class Resource, class State = just_the_resource<Resource>>
+template <class Resource, class State = just<Resource>>
 struct relo_direct_impl {
     using state = State;
     template <class T>
@@ -88,12 +85,6 @@ struct relo_direct_impl {
     }
     static void* allocate(state& s, std::size_t bytes) { return s.resource.allocate(bytes, 8); }
     static void deallocate(state& s, void* p, std::size_t bytes) { s.resource.deallocate(p, bytes, 8); }
-};
-
-/// relo::multipool_resource over relo::monotonic_resource.
-struct multipool_over_monotonic {
-    relo::monotonic_resource monotonic;
-    relo::multipool_resource resource{&monotonic};
 };
 
 /// relo::multipool_resource with other options, for the sweeps that chose the defaults.

@@ -18,6 +18,7 @@
 
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "resource_states.hpp"
 
 namespace relo_bench {
 namespace {
@@ -39,16 +40,10 @@ template <class State, bool Virtual>
 struct per_thread_impl {
     struct shared {};
     struct local : State {
-        std::pmr::memory_resource* base = &this->resource;
-        explicit local(shared&) { keep(base); }
-        void* allocate(std::size_t bytes) {
-            if constexpr (Virtual) return base->allocate(bytes, block_alignment);
-            else return this->resource.allocate(bytes, block_alignment);
-        }
-        void deallocate(void* p, std::size_t bytes) {
-            if constexpr (Virtual) base->deallocate(p, bytes, block_alignment);
-            else this->resource.deallocate(p, bytes, block_alignment);
-        }
+        reach<resource_of<State>, Virtual> calls{this->resource};
+        explicit local(shared&) {}
+        void* allocate(std::size_t bytes) { return calls.allocate(bytes, block_alignment); }
+        void deallocate(void* p, std::size_t bytes) { calls.deallocate(p, bytes, block_alignment); }
     };
 };
 
@@ -59,30 +54,11 @@ struct shared_impl {
         Resource resource;
     };
     struct local {
-        shared& s;
-        std::pmr::memory_resource* base;
-        explicit local(shared& sh) : s(sh), base(&sh.resource) { keep(base); }
-        void* allocate(std::size_t bytes) {
-            if constexpr (Virtual) return base->allocate(bytes, block_alignment);
-            else return s.resource.allocate(bytes, block_alignment);
-        }
-        void deallocate(void* p, std::size_t bytes) {
-            if constexpr (Virtual) base->deallocate(p, bytes, block_alignment);
-            else s.resource.deallocate(p, bytes, block_alignment);
-        }
+        reach<Resource, Virtual> calls;
+        explicit local(shared& sh) : calls(sh.resource) {}
+        void* allocate(std::size_t bytes) { return calls.allocate(bytes, block_alignment); }
+        void deallocate(void* p, std::size_t bytes) { calls.deallocate(p, bytes, block_alignment); }
     };
-};
-
-template <class Resource>
-struct just {
-    Resource resource;
-};
-struct new_delete {
-    std::pmr::memory_resource& resource = *std::pmr::new_delete_resource();
-};
-struct multipool_over_monotonic {
-    relo::monotonic_resource monotonic;
-    relo::multipool_resource resource{&monotonic};
 };
 
 using impls = table<named<"AS1", global_impl>,

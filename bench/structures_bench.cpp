@@ -36,6 +36,7 @@
 
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "resource_states.hpp"
 
 #if defined(RELO_BENCH_HAVE_BOOST_PMR)
 #include <boost/container/pmr/memory_resource.hpp>
@@ -198,41 +199,18 @@ struct no_state {
         return A();
     }
 };
-/// A resource (and what it is built on), reached through std::pmr::memory_resource* or directly.
-template <class Resource>
-struct resource_state {
-    Resource resource;
+/// A resource (and what it is built on: State), reached through std::pmr::memory_resource* or directly.
+template <class State>
+struct resource_state : State {
     template <class A>
     A allocator() {
         if constexpr (std::is_constructible_v<A, std::pmr::memory_resource*>) {
-            std::pmr::memory_resource* base = &resource;
+            std::pmr::memory_resource* base = &this->resource;
             keep(base);  // (so that the calls stay virtual)
             return A(base);
         } else {
-            return A(&resource);
+            return A(&this->resource);
         }
-    }
-};
-struct multipool_over_monotonic_state {
-    relo::monotonic_resource monotonic;
-    relo::multipool_resource resource{&monotonic};
-    template <class A>
-    A allocator() {
-        if constexpr (std::is_constructible_v<A, std::pmr::memory_resource*>) {
-            std::pmr::memory_resource* base = &resource;
-            keep(base);
-            return A(base);
-        } else {
-            return A(&resource);
-        }
-    }
-};
-struct new_delete_state {
-    template <class A>
-    A allocator() {
-        std::pmr::memory_resource* base = std::pmr::new_delete_resource();
-        keep(base);
-        return A(base);
     }
 };
 
@@ -258,9 +236,9 @@ struct sets_cache_limit : std::false_type {};
 template <class Strategy>
 struct sets_cache_limit<Strategy, std::void_t<decltype(Strategy::chunk_cache_limit)>> : std::true_type {};
 
-using relo_monotonic = resource_state<relo::monotonic_resource>;
-using relo_multipool = resource_state<relo::multipool_resource>;
-using relo_composite = multipool_over_monotonic_state;
+using relo_monotonic = resource_state<just<relo::monotonic_resource>>;
+using relo_multipool = resource_state<just<relo::multipool_resource>>;
+using relo_composite = resource_state<multipool_over_monotonic>;
 
 #if defined(RELO_BENCH_HAVE_BOOST_PMR)
 template <class T>
@@ -286,7 +264,7 @@ using boost_strategies = table<>;
 
 using strategies = join_t<
     table<named<"AS1", strategy<global_allocator, no_state, false>>,
-          named<"AS2", strategy<pmr_allocator, new_delete_state, false>>,
+          named<"AS2", strategy<pmr_allocator, resource_state<new_delete>, false>>,
           named<"AS3", compile_time<relo::monotonic_resource, relo_monotonic, false>>,
           named<"AS4", compile_time<relo::monotonic_resource, relo_monotonic, true>>,
           named<"AS5", strategy<pmr_allocator, relo_monotonic, false>>,
@@ -299,8 +277,8 @@ using strategies = join_t<
           named<"AS12", compile_time<relo::multipool_resource, relo_composite, true>>,
           named<"AS13", strategy<pmr_allocator, relo_composite, false>>,
           named<"AS14", strategy<pmr_allocator, relo_composite, true>>,
-          named<"std-pool", strategy<pmr_allocator, resource_state<std::pmr::unsynchronized_pool_resource>, false>>,
-          named<"std-monotonic", strategy<pmr_allocator, resource_state<std::pmr::monotonic_buffer_resource>, false>>>,
+          named<"std-pool", strategy<pmr_allocator, resource_state<just<std::pmr::unsynchronized_pool_resource>>, false>>,
+          named<"std-monotonic", strategy<pmr_allocator, resource_state<just<std::pmr::monotonic_buffer_resource>>, false>>>,
     boost_strategies,
     table<named<"AS3-cache0", with_chunk_cache_limit<compile_time<relo::monotonic_resource, relo_monotonic, false>, 0>>,
           named<"AS3-cache1m", with_chunk_cache_limit<compile_time<relo::monotonic_resource, relo_monotonic, false>, 1u << 20>>,

@@ -18,59 +18,54 @@
 
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "resource_states.hpp"
 
 namespace relo_bench {
 namespace {
 
 constexpr std::size_t block_alignment = alignof(std::max_align_t);
 
+/// What a strategy keeps of the blocks freed: nothing (it reuses them), everything (a monotonic resource),
+/// or the blocks beyond the multipool's largest class (a multipool passing them to a monotonic resource).
+enum class keeps { nothing, everything, beyond_pools };
+
 struct global_impl {
-    static constexpr bool keeps_everything = false;
+    static bool keeps_everything(std::size_t) { return false; }
     struct state {};
     static void* allocate(state&, std::size_t bytes) { return ::operator new(bytes); }
     static void deallocate(state&, void* p, std::size_t bytes) { ::operator delete(p, bytes); }
 };
 
 /// A resource reached directly (Virtual = false) or through std::pmr::memory_resource*.
-template <class State, bool Virtual, bool KeepsEverything>
+template <class State, bool Virtual, keeps Kept>
 struct resource_impl {
-    static constexpr bool keeps_everything = KeepsEverything;
+    static bool keeps_everything(std::size_t block) {
+        return Kept == keeps::everything || (Kept == keeps::beyond_pools && block > relo::multipool_options{}.max_block);
+    }
     struct state : State {
-        std::pmr::memory_resource* base = &this->resource;
-        state() { keep(base); }  // (so that the calls stay virtual)
+        reach<resource_of<State>, Virtual> calls{this->resource};
     };
-    static void* allocate(state& s, std::size_t bytes) {
-        if constexpr (Virtual) return s.base->allocate(bytes, block_alignment);
-        else return s.resource.allocate(bytes, block_alignment);
-    }
-    static void deallocate(state& s, void* p, std::size_t bytes) {
-        if constexpr (Virtual) s.base->deallocate(p, bytes, block_alignment);
-        else s.resource.deallocate(p, bytes, block_alignment);
-    }
+    static void* allocate(state& s, std::size_t bytes) { return s.calls.allocate(bytes, block_alignment); }
+    static void deallocate(state& s, void* p, std::size_t bytes) { s.calls.deallocate(p, bytes, block_alignment); }
 };
 
-template <class Resource>
-struct just {
-    Resource resource;
-};
-struct new_delete {
-    std::pmr::memory_resource& resource = *std::pmr::new_delete_resource();
-};
-struct multipool_over_monotonic {
-    relo::monotonic_resource monotonic;
-    relo::multipool_resource resource{&monotonic};
-};
+using impls =
+    table<named<"AS1", global_impl>,
+          named<"AS2", resource_impl<new_delete, true, keeps::nothing>>,
+          named<"AS3", resource_impl<just<relo::monotonic_resource>, false, keeps::everything>>,
+          named<"AS5", resource_impl<just<relo::monotonic_resource>, true, keeps::everything>>,
+          named<"AS7", resource_impl<just<relo::multipool_resource>, false, keeps::nothing>>,
+          named<"AS9", resource_impl<just<relo::multipool_resource>, true, keeps::nothing>>,
+          named<"AS11", resource_impl<multipool_over_monotonic, false, keeps::beyond_pools>>,
+          named<"AS13", resource_impl<multipool_over_monotonic, true, keeps::beyond_pools>>,
+          named<"std-pool", resource_impl<just<std::pmr::unsynchronized_pool_resource>, true, keeps::nothing>>,
+          named<"std-monotonic", resource_impl<just<std::pmr::monotonic_buffer_resource>, true, keeps::everything>>>;
 
-using impls = table<named<"AS1", global_impl>,
-                    named<"AS2", resource_impl<new_delete, true, false>>,
-                    named<"AS3", resource_impl<just<relo::monotonic_resource>, false, true>>,
-                    named<"AS5", resource_impl<just<relo::monotonic_resource>, true, true>>,
-                    named<"AS7", resource_impl<just<relo::multipool_resource>, false, false>>,
-                    named<"AS9", resource_impl<just<relo::multipool_resource>, true, false>>,
-                    named<"AS11", resource_impl<multipool_over_monotonic, false, true>>,
-                    named<"AS13", resource_impl<multipool_over_monotonic, true, true>>,
-                    named<"std-pool", resource_impl<just<std::pmr::unsynchronized_pool_resource>, true, false>>,
-                    named<"std-monotonic", resource_impl<just<std::pmr::monotonic_buffer_resource>, true, true>>>;
+/// Writes a block's first byte (the paper's access to each block).
+inline void touch(unsigned char* block) {
+    volatile unsigned char* first = block;
+    *first = static_cast<unsigned char>(*first + 1);
+}
 
 template <class Impl>
 double churn(std::size_t total, std::size_t active, std::size_t size) {
@@ -81,26 +76,23 @@ double churn(std::size_t total, std::size_t active, std::size_t size) {
     std::size_t allocated = 0, oldest = 0;
     for (std::size_t i = 0; i < live; ++i, allocated += size) {
         ring[i] = static_cast<unsigned char*>(Impl::allocate(s, size));
-        { volatile unsigned char* first = ring[i]; *first = static_cast<unsigned char>(*first + 1); }
+        touch(ring[i]);
     }
     for (; allocated < total; allocated += size) {
         Impl::deallocate(s, ring[oldest], size);
         ring[oldest] = static_cast<unsigned char*>(Impl::allocate(s, size));
-        { volatile unsigned char* first = ring[oldest]; *first = static_cast<unsigned char>(*first + 1); }
+        touch(ring[oldest]);
         oldest = oldest + 1 == live ? 0 : oldest + 1;
     }
     for (unsigned char* p : ring) Impl::deallocate(s, p, size);
     return now_seconds() - start;
 }
 
-/// The bytes a strategy holds at its peak: all 2^T when it keeps everything (a monotonic resource, or a
-/// multipool passing blocks above its largest class to one), else the live blocks.
+/// Whether a strategy holds all 2^T bytes at its peak (else only the live blocks).
 bool keeps_everything(const std::string& impl, std::size_t size) {
-    bool keeps = false;
-    impls::with(impl, [&](auto tag) { keeps = decltype(tag)::type::keeps_everything; });
-    const bool pooled_by_multipool = size <= relo::multipool_options{}.max_block;
-    if (impl == "AS11" || impl == "AS13") return !pooled_by_multipool;
-    return keeps;
+    bool kept = false;
+    impls::with(impl, [&](auto tag) { kept = decltype(tag)::type::keeps_everything(size); });
+    return kept;
 }
 
 int run(const options& opt) {
