@@ -1,14 +1,17 @@
 // bench/locality_bench.cpp — P0089's benchmark II (seed 002, section 8): variation in locality, one case per
 // process.
 //
-//   locality_bench run --impl global|multipool --system-log G --subsystem-log S --af A --rf R --sf F
+//   locality_bench run --impl global|multipool|multipool-arena --system-log G --subsystem-log S --af A --rf R --sf F
 //
 // A system of 2^G links in k = 2^(G - S) subsystems, each a std::pmr::list<int> of 2^S links, made in turn.
 // Then the shuffle: F · 2^G times, the next subsystem in turn gives up its first link and a randomly chosen
 // one gets a new link at its back (so the links of a subsystem, allocated contiguously at first, end up
 // wherever the allocator finds room). Then the timed accesses: R times over the subsystems, each traversed
 // A times before the next. "global": every list on the global allocator (std::pmr::new_delete_resource);
-// "multipool": every subsystem on a relo::multipool_resource of its own, which keeps its links together.
+// "multipool": every subsystem on a relo::multipool_resource of its own, which keeps its links together;
+// "multipool-arena": the same, each multipool's first chunks sized to hold its subsystem and all of them
+// drawing their chunks from one relo::monotonic_resource, so that consecutive subsystems are also
+// consecutive in memory as on the global allocator before any shuffling.
 // Printed: the access time (the shuffle is done before the clock starts, so nothing needs subtracting).
 #include <cstdint>
 #include <list>
@@ -18,18 +21,20 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "relo/monotonic_resource.hpp"
 #include "relo/multipool_resource.hpp"
 
 namespace relo_bench {
 namespace {
 
-/// One subsystem: its list, and the multipool it allocates from when it has one.
+/// One subsystem: its list, and the multipool it allocates from when it has one (made with `options`, its
+/// chunks from `upstream`).
 struct subsystem {
     std::unique_ptr<relo::multipool_resource> pool;
     std::pmr::list<int> links;
-    explicit subsystem(bool own_pool)
-        : pool(own_pool ? std::make_unique<relo::multipool_resource>() : nullptr),
-          links(own_pool ? static_cast<std::pmr::memory_resource*>(pool.get()) : std::pmr::new_delete_resource()) {}
+    subsystem() : links(std::pmr::new_delete_resource()) {}
+    subsystem(const relo::multipool_options& options, std::pmr::memory_resource* upstream)
+        : pool(std::make_unique<relo::multipool_resource>(options, upstream)), links(pool.get()) {}
 };
 
 struct random_source {
@@ -44,7 +49,8 @@ struct random_source {
 
 int run(const options& opt) {
     const std::string impl = opt.required("impl");
-    if (impl != "global" && impl != "multipool") options::usage_error("unknown implementation " + impl);
+    if (impl != "global" && impl != "multipool" && impl != "multipool-arena")
+        options::usage_error("unknown implementation " + impl);
     const int system_log = static_cast<int>(opt.number("system-log", 20));
     const int subsystem_log = static_cast<int>(opt.number("subsystem-log", 10));
     const long access_factor = opt.number("af", 4);
@@ -56,11 +62,19 @@ int run(const options& opt) {
     const std::size_t k = std::size_t{1} << (system_log - subsystem_log);
     const std::size_t per_subsystem = std::size_t{1} << subsystem_log;
 
+    relo::monotonic_resource arena;  // (multipool-arena: declared first, so it outlives the subsystems)
+    relo::multipool_options sized;
+    sized.first_blocks = per_subsystem;
     std::vector<std::unique_ptr<subsystem>> system;
     system.reserve(k);
     int value = 0;
     for (std::size_t s = 0; s < k; ++s) {
-        system.push_back(std::make_unique<subsystem>(impl == "multipool"));
+        if (impl == "global")
+            system.push_back(std::make_unique<subsystem>());
+        else if (impl == "multipool")
+            system.push_back(std::make_unique<subsystem>(relo::multipool_options{}, std::pmr::get_default_resource()));
+        else
+            system.push_back(std::make_unique<subsystem>(sized, &arena));
         for (std::size_t i = 0; i < per_subsystem; ++i) system.back()->links.push_back(value++);
     }
 
@@ -93,7 +107,9 @@ int run(const options& opt) {
 
 struct global_impl {};
 struct multipool_impl {};
-using impls = table<named<"global", global_impl>, named<"multipool", multipool_impl>>;
+struct multipool_arena_impl {};
+using impls = table<named<"global", global_impl>, named<"multipool", multipool_impl>,
+                    named<"multipool-arena", multipool_arena_impl>>;
 
 }  // namespace
 }  // namespace relo_bench

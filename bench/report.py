@@ -126,6 +126,19 @@ def ratio_table(summary, experiment, impls, baseline, metric_label="time"):
     return "\n".join(lines)
 
 
+def wall_time_line(results, extra_seconds=None):
+    """How long the run took per experiment (cases in fresh processes, start-up included) and per family's
+    extra runs, longest first."""
+    seconds = {}
+    for r in results:
+        seconds[r["experiment"]] = seconds.get(r["experiment"], 0.0) + r.get("wall_s", 0.0)
+    for family, s in (extra_seconds or {}).items():
+        seconds[f"{family} (extra)"] = s
+    total = sum(seconds.values())
+    parts = [f"{name} {s:.0f} s" for name, s in sorted(seconds.items(), key=lambda kv: -kv[1])]
+    return f"time taken: {total:.0f} s — " + ", ".join(parts)
+
+
 def write_raw(results, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "results.json"), "w") as f:

@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report as rr  # noqa: E402
 from experiment import Context, experiments_of, families  # noqa: E402
 
-GBENCH_MIN_TIME = 0.5  # seconds per Google Benchmark case (set lower by --smoke)
+GBENCH_MIN_TIME = 0.2  # seconds per Google Benchmark case (--full: 0.5, --smoke: 0.01)
 
 
 class MemorySampler(threading.Thread):
@@ -134,8 +134,7 @@ def main():
             print(f"note: {program} was not built; its family is left out")
     chosen = experiments_of(ctx, with_families=True)
     global GBENCH_MIN_TIME
-    if mode == "smoke":
-        GBENCH_MIN_TIME = 0.01
+    GBENCH_MIN_TIME = {"smoke": 0.01, "full": 0.5}.get(mode, GBENCH_MIN_TIME)
 
     patterns = args.only.split(",")
     plan, ran = [], []
@@ -163,21 +162,27 @@ def main():
             print(f"\r{progress:<100}", end="", flush=True)
         elif i % max(1, len(plan) // 20) == 0:
             print(progress, flush=True)
+        case_started = time.time()
         try:
             r = runner.case(e.program, argv, impl, e.sample_memory, e.pinned)
         except RuntimeError as err:
             failures.append(str(err))
             continue
-        r.update({"experiment": e.name, "cell": label, "impl": impl, "round": rnd})
+        r.update({"experiment": e.name, "cell": label, "impl": impl, "round": rnd,
+                  "wall_s": time.time() - case_started})
         results.append(r)
     print(f"\rran {len(plan)} cases in {time.time() - started:.0f}s" + " " * 40)
 
     used = [f for f in families() if any(e.program in f.PROGRAMS for e, _ in ran)]
-    extra = []
+    extra, extra_seconds = [], {}
     for family in used:
         if hasattr(family, "extra_runs"):
+            family_started = time.time()
             extra += family.extra_runs(ctx, [(e, labels) for e, labels in ran if e.program in family.PROGRAMS],
                                        runner)
+            extra_seconds[family.__name__.split(".")[-1]] = time.time() - family_started
+    time_taken = rr.wall_time_line(results, extra_seconds)
+    print(time_taken)
 
     out = args.out
     os.makedirs(out, exist_ok=True)
@@ -187,6 +192,7 @@ def main():
         k = user_args.index("--build-dir")
         del user_args[k:k + 2]
     header = machine_header(args.build_dir, " ".join(["./relo.sh bench"] + user_args))
+    header.append(f"- {time_taken}")
     optional = sorted({p for listing in ctx.listings.values() for p in listing["optional"]})
     header.append("- peers: std::vector, boost::container's vector, static_vector and small_vector, std::pmr's "
                   "resources, relo's containers; optional peers built in: " + (", ".join(optional) or "none") +
