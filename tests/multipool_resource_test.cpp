@@ -80,6 +80,30 @@ TEST(MultipoolResource, SizeClasses) {
     }
 }
 
+// The classes for any largest block: 8, then per doubling 2^e the k sizes 2^e + m * 2^e / k (m = 1..k),
+// as long as they fit in max_block (the resource counts and sizes them without a loop per class).
+TEST(MultipoolResource, ClassesForEveryLargestBlock) {
+    std::vector<std::size_t> largest;
+    for (std::size_t b = 8; b <= 5000; ++b) largest.push_back(b);
+    for (std::size_t p = std::size_t{1} << 13; p <= (std::size_t{1} << 20); p *= 2)
+        for (std::size_t b : {p - 1, p, p + 1, p + p / 4, p + p / 2 + 1})
+            if (b <= (std::size_t{1} << 20)) largest.push_back(b);
+    checking_resource upstream;
+    for (std::size_t k : {1, 2, 4}) {
+        for (std::size_t b : largest) {
+            std::vector<std::size_t> expected{8};
+            for (std::size_t e = 8; e < b; e *= 2)
+                for (std::size_t m = 1; m <= k; ++m)
+                    if (e + m * e / k <= b) expected.push_back(e + m * e / k);
+            multipool_options o = with_classes(k);
+            o.max_block = b;
+            multipool_resource r(o, &upstream);
+            ASSERT_EQ(block_sizes(r), expected) << "classes_per_doubling " << k << ", max_block " << b;
+        }
+    }
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+}
+
 TEST(MultipoolResource, EveryAlignmentAtEveryClassBoundary) {
     for (std::size_t per_doubling : {1, 2, 4}) {
         checking_resource upstream;
@@ -131,7 +155,7 @@ TEST(MultipoolResource, SixteenAlignedRequestsOfSeventeenToTwentyFourBytes) {
 // A resource is made per data structure or per subsystem: it must stay small. The default options keep
 // their pools inside it; finer classes take one table from the upstream, counted and given back.
 TEST(MultipoolResource, SmallWithItsPoolsInsideOrInOneUpstreamTable) {
-    EXPECT_LE(sizeof(multipool_resource), 1536u);
+    EXPECT_LE(sizeof(multipool_resource), 1024u);
     checking_resource upstream;
     {
         multipool_resource powers(&upstream);

@@ -20,9 +20,9 @@
 //
 // release() gives every chunk and every upstream block back, in O(chunks + upstream blocks); so does the
 // destructor ("winking out": objects still in the resource are not destroyed, which is correct for those
-// that own nothing but memory from it). The resource itself is about 1 KiB: the pools live in it when
-// there are at most 16 (the default options make 10); finer classes or larger blocks take a table of
-// pools from the upstream when the resource is made, given back when it is destroyed. An upstream failure
+// that own nothing but memory from it). The resource itself is 888 bytes: the pools live in it when there
+// are at most 16 (the default options make 10); finer classes or larger blocks take a table of pools from
+// the upstream when the resource is made, given back when it is destroyed. An upstream failure
 // is std::bad_alloc and leaves the resource unchanged. Not thread-safe:
 // relo::synchronized_multipool_resource is.
 //
@@ -77,26 +77,28 @@ public:
             (options.classes_per_doubling != 1 && options.classes_per_doubling != 2 && options.classes_per_doubling != 4))
             throw std::invalid_argument("relo::multipool_resource: options out of range");
         per_doubling_shift_ = options.classes_per_doubling == 1 ? 0 : options.classes_per_doubling == 2 ? 1 : 2;
-        std::size_t count = 0;
-        while (count < max_pools && class_size(count) <= options.max_block) ++count;
+        // The classes: 8 bytes, then 2^s classes per doubling 2^e < size <= 2^(e+1), in steps of 2^(e-s).
+        // (Counted and sized without a loop per class: a resource per small structure is made often.)
+        const unsigned s = per_doubling_shift_;
+        const unsigned top = floor_log2(options.max_block);  // every doubling below 2^top is complete
+        const std::size_t in_top = ((options.max_block - (std::size_t{1} << top)) << s) >> top;
+        const std::size_t count = 1 + (std::size_t{top - 3} << s) + in_top;
         if (count > inline_pools)  // (finer classes or larger blocks than the defaults: a table from the upstream)
             pools_ = static_cast<pool*>(upstream_->allocate(count * sizeof(pool), alignof(pool)));
+        std::size_t size = 8, step = std::size_t{8} >> s;
         for (std::size_t i = 0; i < count; ++i) {
-            const std::size_t size = class_size(i);
-            pool& p = pools_[i];
-            p = pool{};
-            p.size = size;
-            p.alignment = natural_alignment(size);
-            p.next_blocks = options.first_blocks;
-            if (p.alignment < least_class_alignment_) least_class_alignment_ = p.alignment;
-            pool_count_ = i + 1;
+            pools_[i] = pool{nullptr, nullptr, nullptr, size, 0, options.first_blocks};
+            size += step;
+            if ((size & (size - 1)) == 0) step = size >> s;  // (a new doubling)
         }
+        pool_count_ = count;
+        least_class_alignment_ = count > 1 ? std::size_t{8} >> s : 8;  // (8 + 8 / 2^s is the least aligned)
     }
 
     multipool_resource(const multipool_resource&) = delete;
     multipool_resource& operator=(const multipool_resource&) = delete;
     ~multipool_resource() override {
-        release();
+        give_back_chunks_and_large_blocks();  // (the pools need no resetting)
         if (pools_ != inline_pools_) upstream_->deallocate(pools_, pool_count_ * sizeof(pool), alignof(pool));
     }
 
@@ -139,36 +141,29 @@ public:
     /// Gives every chunk and every upstream block back (O(chunks + upstream blocks)); the pools start
     /// again from their first chunk size. Nothing is destroyed. Safe to repeat.
     void release() noexcept {
-        while (chunks_ != nullptr) {
-            chunk* const c = chunks_;
-            chunks_ = c->previous;
-            detail::give_back_chunk(upstream_, c->base, c->bytes, c->alignment);
-        }
-        while (large_ != nullptr) {
-            large_block* const l = large_;
-            large_ = l->next;
-            upstream_->deallocate(reinterpret_cast<char*>(l) + sizeof(large_block) - l->offset, l->total, l->alignment);
-        }
+        give_back_chunks_and_large_blocks();
         for (std::size_t i = 0; i < pool_count_; ++i) {
             pool& p = pools_[i];
             p.free = nullptr;
             p.next = p.end = nullptr;
             p.in_use = 0;
-            p.chunks = 0;
-            p.bytes_held = 0;
             p.next_blocks = options_.first_blocks;
         }
-        large_bytes_ = 0;
-        large_held_ = 0;
-        large_count_ = 0;
     }
 
     // ---- Introspection.
 
     std::size_t pool_count() const noexcept { return pool_count_; }
+    /// O(chunks): the chunks are counted, not kept per pool.
     pool_stats stats(std::size_t index) const noexcept {
         const pool& p = pools_[index];
-        return {p.size, p.in_use, p.chunks, p.bytes_held};
+        pool_stats s{p.size, p.in_use, 0, 0};
+        for (const chunk* c = chunks_; c != nullptr; c = c->previous)
+            if (c->pool == index) {
+                ++s.chunks;
+                s.bytes_held += c->bytes;
+            }
+        return s;
     }
     /// Bytes handed out and not given back: blocks at their class's size, upstream blocks at theirs.
     std::size_t bytes_in_use() const noexcept {
@@ -177,10 +172,10 @@ public:
         return total;
     }
     /// Bytes held from the upstream (chunks, the blocks passed through with their headers, and the table of
-    /// pools when the options ask for more than 16 classes).
+    /// pools when the options ask for more than 16 classes). O(chunks).
     std::size_t upstream_bytes() const noexcept {
         std::size_t total = large_held_ + (pools_ != inline_pools_ ? pool_count_ * sizeof(pool) : 0);
-        for (std::size_t i = 0; i < pool_count_; ++i) total += pools_[i].bytes_held;
+        for (const chunk* c = chunks_; c != nullptr; c = c->previous) total += c->bytes;
         return total;
     }
     /// Blocks passed through to the upstream and not given back.
@@ -195,17 +190,15 @@ private:
         free_block* next;
     };
     /// (No member initializers: the pools past pool_count_ are never touched, so making a resource
-    /// writes only the pools it uses — the resource of a small structure is made often.)
+    /// writes only the pools it uses — the resource of a small structure is made often. What can be
+    /// derived is not kept: a class's alignment from its size, a pool's chunks from the chunk list.)
     struct pool {
         free_block* free;  // blocks given back
         char* next;        // the newest chunk's blocks not handed out yet
         char* end;
         std::size_t size;
-        std::size_t alignment;
         std::size_t in_use;
-        std::size_t next_blocks;
-        std::size_t chunks;
-        std::size_t bytes_held;
+        std::size_t next_blocks;  // in the pool's next chunk
     };
     /// At the end of every chunk (after its blocks): the chunks of all pools form one list.
     struct chunk {
@@ -226,7 +219,6 @@ private:
         std::size_t magic;
     };
     static constexpr std::size_t large_magic = 0x6d756c7469706f6fu;  // checked in hardened builds
-    static constexpr std::size_t max_pools = 4 * 17 + 1;               // 8 B .. 1 MiB, 4 per doubling
 
     std::pmr::memory_resource* upstream_;
     multipool_options options_;
@@ -251,15 +243,6 @@ private:
     }
     static unsigned floor_log2(std::size_t x) noexcept { return static_cast<unsigned>(63 - __builtin_clzll(x)); }
 
-    /// Class i's block size: 8 for i = 0, then per doubling k = 2^shift classes: 2^e + m * 2^e / k.
-    std::size_t class_size(std::size_t i) const noexcept {
-        if (i == 0) return 8;
-        const std::size_t k = std::size_t{1} << per_doubling_shift_;
-        const std::size_t e = 3 + (i - 1) / k;
-        const std::size_t m = (i - 1) % k + 1;
-        return (std::size_t{1} << e) + m * ((std::size_t{1} << e) >> per_doubling_shift_);
-    }
-
     /// The class for a request, or pool_count_ when it goes to the upstream.
     /// (Shifts only: a division by the class step, a run-time value, cost the runtime binding 10%.)
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
@@ -273,7 +256,7 @@ private:
         std::size_t i = (std::size_t{e - 3} << s) + (((n - 1) >> (e - s)) - (std::size_t{1} << s)) + 1;
         // A finer class may be less aligned than asked (40 bytes: 8; 12 bytes: 4): move up to one that is.
         if (alignment > least_class_alignment_)
-            while (i < pool_count_ && pools_[i].alignment < alignment) ++i;
+            while (i < pool_count_ && natural_alignment(pools_[i].size) < alignment) ++i;
         return i < pool_count_ ? i : pool_count_;
     }
 
@@ -282,7 +265,8 @@ private:
         const std::size_t most = options_.max_chunk / p.size > 0 ? options_.max_chunk / p.size : 1;
         const std::size_t blocks = p.next_blocks < most ? p.next_blocks : most;
         const std::size_t alignment = alignof(std::max_align_t);
-        const std::size_t slack = p.alignment > alignment ? p.alignment - alignment : 0;
+        const std::size_t block_alignment = natural_alignment(p.size);
+        const std::size_t slack = block_alignment > alignment ? block_alignment - alignment : 0;
         const std::size_t header_at =
             (slack + blocks * p.size + alignof(chunk) - 1) / alignof(chunk) * alignof(chunk);
         const std::size_t bytes = header_at + sizeof(chunk);
@@ -293,7 +277,8 @@ private:
             --p.in_use;  // (counted by allocate before it came here)
             throw;
         }
-        char* const first = base + ((p.alignment - reinterpret_cast<std::uintptr_t>(base) % p.alignment) % p.alignment);
+        char* const first =
+            base + ((block_alignment - reinterpret_cast<std::uintptr_t>(base) % block_alignment) % block_alignment);
         auto* c = reinterpret_cast<chunk*>(base + header_at);
         c->previous = chunks_;
         c->base = base;
@@ -302,12 +287,27 @@ private:
         c->alignment = alignment;
         c->pool = i;
         chunks_ = c;
-        ++p.chunks;
-        p.bytes_held += bytes;
         if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
         p.next = first + p.size;
         p.end = first + blocks * p.size;
         return first;
+    }
+
+    /// Every chunk and every upstream block back to the upstream; the pools are left as they were.
+    void give_back_chunks_and_large_blocks() noexcept {
+        while (chunks_ != nullptr) {
+            chunk* const c = chunks_;
+            chunks_ = c->previous;
+            detail::give_back_chunk(upstream_, c->base, c->bytes, c->alignment);
+        }
+        while (large_ != nullptr) {
+            large_block* const l = large_;
+            large_ = l->next;
+            upstream_->deallocate(reinterpret_cast<char*>(l) + sizeof(large_block) - l->offset, l->total, l->alignment);
+        }
+        large_bytes_ = 0;
+        large_held_ = 0;
+        large_count_ = 0;
     }
 
     RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
