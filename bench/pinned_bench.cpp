@@ -15,6 +15,7 @@
 // floor), std::deque and boost::container::stable_vector (what keeps addresses stable today).
 // "commits" counts the times the capacity changed during the appends: for pinned_vector each is one
 // mprotect (the seed counted the commit calls with DTrace); for the vectors each is a reallocation.
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -239,19 +240,25 @@ int latency_case(long n, json_line& out) {
     }
     const double seconds = now_seconds() - start;
     keep(c.back());
+    // One pass over the ticks: the histogram, the least, and the decades, whose bounds are converted to
+    // ticks once (no conversion per append).
     latency_histogram h;
-    for (std::uint32_t t : ticks) h.add(t);
     h.calibrate(before - first_tick, seconds);
     const double ns_per_tick = seconds * 1e9 / static_cast<double>(before - first_tick);
-    std::vector<double> decades(std::size(decade_bounds_ns) + 1, 0.0);
-    double min_ns = std::numeric_limits<double>::max();
+    constexpr std::size_t bounds = std::size(decade_bounds_ns);
+    std::uint64_t bound_ticks[bounds];  // the least tick count at or above each bound
+    for (std::size_t b = 0; b < bounds; ++b)
+        bound_ticks[b] = static_cast<std::uint64_t>(std::ceil(decade_bounds_ns[b] / ns_per_tick));
+    std::vector<double> decades(bounds + 1, 0.0);
+    std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
     for (std::uint32_t t : ticks) {
-        const double ns = t * ns_per_tick;
-        if (ns < min_ns) min_ns = ns;
+        h.add(t);
+        if (t < least) least = t;
         std::size_t b = 0;
-        while (b < std::size(decade_bounds_ns) && ns >= decade_bounds_ns[b]) ++b;
+        while (b < bounds && t >= bound_ticks[b]) ++b;
         decades[b] += 1;
     }
+    const double min_ns = static_cast<double>(least) * ns_per_tick;
     out.add("time_s", seconds).add("min_ns", min_ns).add("max_ns", h.max_ns()).add("p999_ns", h.quantile_ns(0.999));
     out.add("p50_ns", h.quantile_ns(0.5)).add("p99_ns", h.quantile_ns(0.99));
     out.add_array("decades", decades);

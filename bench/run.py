@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report as rr  # noqa: E402
 from experiment import Context, experiments_of, families  # noqa: E402
 
-GBENCH_MIN_TIME = 0.2  # seconds per Google Benchmark case (--full: 0.5, --smoke: 0.01)
+GBENCH_MIN_TIME = 0.1  # seconds per Google Benchmark case (--full: 0.5, --smoke: 0.01)
 
 
 class MemorySampler(threading.Thread):

@@ -206,6 +206,12 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(lines[0], "| case | std (time) | relo |")
         self.assertEqual(lines[2], "| push/int | 200.0 ms |" + " 0.50 (0.25–0.50) |")
 
+    def test_time_taken_per_experiment_longest_first(self):
+        results = [{"experiment": "a", "wall_s": 1.0}, {"experiment": "b", "wall_s": 2.5},
+                   {"experiment": "a", "wall_s": 0.5}, {"experiment": "c"}]
+        line = rr.wall_time_line(results, {"vectors": 4.0})
+        self.assertEqual(line, "time taken: 8 s — vectors (extra) 4 s, b 2 s, a 2 s, c 0 s")
+
     def test_write_report_and_raw_results(self):
         results = (synthetic("vector-env", "push-only/int/1", 2, {"std": [0.2, 0.4], "relo": [0.1, 0.1]})
                    + synthetic("foresight", "n=1e6", 2, {"std-reserve": [0.01, 0.01], "relo": [0.02, 0.01]}))
@@ -333,7 +339,8 @@ class P0089FamiliesTest(unittest.TestCase):
         strategies = [f"AS{i}" for i in range(1, 15)] + ["std-pool", "std-monotonic", "AS7-cache0", "AS3-cache0",
                                                          "AS7-cache1m", "AS7-cache64m", "AS3-cache1m", "AS3-cache64m"]
         ctx.listings["structures_bench"] = listing("structures_bench", {"run": (strategies, {"leaf": 4}, [])})
-        ctx.listings["locality_bench"] = listing("locality_bench", {"run": (["global", "multipool"], {"int": 4}, [])})
+        ctx.listings["locality_bench"] = listing("locality_bench", {"run": (["global", "multipool", "multipool-arena"],
+                                                                             {"int": 4}, [])})
         ctx.listings["utilization_bench"] = listing("utilization_bench", {
             "run": (["AS1", "AS2", "AS3", "AS5", "AS7", "AS9", "AS11", "AS13", "std-pool"], {"bytes": 1}, [])})
         ctx.listings["contention_bench"] = listing("contention_bench", {
