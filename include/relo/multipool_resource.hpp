@@ -223,7 +223,7 @@ private:
     std::pmr::memory_resource* upstream_;
     multipool_options options_;
     // The pools: inside the resource up to inline_pools of them (the default options use 10), so that a
-    // resource made per data structure or per subsystem stays small (about 1 KiB); more come from the upstream.
+    // resource made per data structure or per subsystem stays small (888 bytes); more come from the upstream.
     static constexpr std::size_t inline_pools = 16;
     pool inline_pools_[inline_pools];  // (only the first pool_count_ are set)
     pool* pools_ = inline_pools_;
