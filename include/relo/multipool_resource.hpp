@@ -206,9 +206,10 @@ private:
         void* base;         // as allocated from the upstream
         char* first_block;  // base, aligned up to the class's alignment
         std::size_t bytes;
-        std::size_t alignment;
         std::size_t pool;
     };
+    /// Every chunk is asked of the upstream at this alignment (the global heap's fast path).
+    static constexpr std::size_t chunk_alignment = alignof(std::max_align_t);
     /// In front of every block passed through to the upstream: they form a doubly-linked list.
     struct large_block {
         large_block* previous;
@@ -264,15 +265,14 @@ private:
         pool& p = pools_[i];
         const std::size_t most = options_.max_chunk / p.size > 0 ? options_.max_chunk / p.size : 1;
         const std::size_t blocks = p.next_blocks < most ? p.next_blocks : most;
-        const std::size_t alignment = alignof(std::max_align_t);
         const std::size_t block_alignment = natural_alignment(p.size);
-        const std::size_t slack = block_alignment > alignment ? block_alignment - alignment : 0;
+        const std::size_t slack = block_alignment > chunk_alignment ? block_alignment - chunk_alignment : 0;
         const std::size_t header_at =
             (slack + blocks * p.size + alignof(chunk) - 1) / alignof(chunk) * alignof(chunk);
         const std::size_t bytes = header_at + sizeof(chunk);
         char* base;
         try {
-            base = static_cast<char*>(detail::take_chunk(upstream_, bytes, alignment));
+            base = static_cast<char*>(detail::take_chunk(upstream_, bytes, chunk_alignment));
         } catch (...) {
             --p.in_use;  // (counted by allocate before it came here)
             throw;
@@ -284,7 +284,6 @@ private:
         c->base = base;
         c->first_block = first;
         c->bytes = bytes;
-        c->alignment = alignment;
         c->pool = i;
         chunks_ = c;
         if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
@@ -298,7 +297,7 @@ private:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            detail::give_back_chunk(upstream_, c->base, c->bytes, c->alignment);
+            detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
         }
         while (large_ != nullptr) {
             large_block* const l = large_;
