@@ -43,6 +43,7 @@ configure_and_build() {
   local name=$1 cxx=$2 std=$3 type=$4 flags=$5
   shift 5
   local dir="$ROOT/build/$name"
+  mkdir -p "$ROOT/build"
   log "[$name] configure and build ($cxx, C++$std, $type, $flags)"
   cmake -S "$ROOT" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_STANDARD="$std" \
     -DCMAKE_CXX_STANDARD_REQUIRED=ON -DCMAKE_CXX_EXTENSIONS=OFF -DCMAKE_BUILD_TYPE="$type" \
@@ -71,14 +72,17 @@ cmd_test() {
   local passed=0 failed=0 failed_configs=()
   for c in "${configs[@]}"; do
     IFS='|' read -r name cxx std type flags extra <<<"$c"
+    local t0=$SECONDS
     if ! configure_and_build "$name" "$cxx" "$std" "$type" "$flags" $extra; then
       failed=$((failed + 1)); failed_configs+=("$name (build)"); continue
     fi
+    local t1=$SECONDS
     log "[$name] run tests"
     local out="$ROOT/build/$name.ctest.log"
     if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --output-on-failure -j "$JOBS" >"$out" 2>&1); then :; else failed_configs+=("$name"); fi
     grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" "$out" | tail -n 20 || true
+    log "[$name] built in $((t1 - t0)) s, tests ran in $((SECONDS - t1)) s"
     local line
     line=$(grep -E "tests passed, [0-9]+ tests failed out of" "$out" | tail -n1 || true)
     if [[ $line =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
@@ -99,6 +103,7 @@ cmd_bench() {
     libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
   pick_python
   local dir="$ROOT/build/bench-release"
+  mkdir -p "$ROOT/build"
   # -DNAME=VALUE arguments go to CMake (optional peers such as -DRELO_BENCH_UWR=<include dir>);
   # the cache remembers them for later runs. Everything else goes to bench/run.py.
   local cmake_args=() run_args=()
