@@ -99,4 +99,7 @@ namespace relo::detail {
 #define RELO_EXPECTS(cond) ((void)0)
 #endif
 
+// Every program that includes relo carries relo's GDB pretty-printers (docs/debugging.md).
+#include "gdb_printers.hpp"
+
 #endif  // RELO_DETAIL_CONFIG_HPP
