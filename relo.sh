@@ -3,9 +3,11 @@
 #
 #   ./relo.sh test            build and run every test in four configurations:
 #                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20;
-#                             and the tests of what threads share under ThreadSanitizer
+#                             the tests of what threads share under ThreadSanitizer; and the main command
+#                             itself, from a clone of the committed tree: ./relo.sh bench --smoke
 #   ./relo.sh bench [ARGS]    build the benchmarks in Release and run them (quick by default), writing report/
-#                             (--full, --tuning, --only PATTERN, --rounds N, --out DIR, --redraw: bench/README.md)
+#                             (--full, --tuning, --smoke, --only PATTERN, --rounds N, --out DIR, --redraw:
+#                             bench/README.md)
 #
 # Both install what they need with apt-get when it is missing (as root, on Debian 12).
 set -euo pipefail
@@ -57,16 +59,17 @@ configure_and_build() {
 
 cmd_test() {
   # Google Benchmark, Abseil and LLVM: the benchmark peers, built and smoke-run by the first configuration.
+  # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
-    libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev
+    git gdb lldb-14 python3-lldb-14 pkg-config
   pick_python
   mkdir -p "$ROOT/build"
-  # The first configuration also builds the benchmarks and runs the suite's smoke mode.
+  # The first configuration also tests the package (install, find_package, FetchContent, pkg-config, .deb).
   local configs=(
-    "gcc-cxx20|g++|20|Debug|-O1 -g|-DRELO_WERROR=ON -DRELO_BUILD_BENCHMARKS=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=23"
-    "gcc-asan-ubsan|g++|20|Debug|-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all|-DRELO_WERROR=ON"
-    "gcc-cxx17|g++|17|Release|-O2|-DRELO_WERROR=ON"
-    "clang-cxx20|clang++|20|Release|-O2 -DRELO_HARDENED|-DRELO_WERROR=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=17;23"
+    "gcc-cxx20|g++|20|Debug|-O1 -g|-DRELO_WERROR=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=23"
+    "gcc-asan-ubsan|g++|20|Debug|-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
+    "gcc-cxx17|g++|17|Release|-O2|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
+    "clang-cxx20|clang++|20|Release|-O2 -DRELO_HARDENED|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF -DRELO_CONFORMANCE_EXTRA_STANDARDS=17;23"
     "gcc-tsan|g++|20|Debug|-O1 -g -fsanitize=thread|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_THREAD_TESTS_ONLY=ON"
   )
   local passed=0 failed=0 failed_configs=()
@@ -92,10 +95,37 @@ cmd_test() {
     fi
     [[ " ${failed_configs[*]} " == *" $name "* ]] && sed -n '/The following tests FAILED/,$p' "$out"
   done
+  # The main command, as a new user runs it: from a clone of the committed tree (no build/ yet), every
+  # experiment at a tiny size; its report must have its tables and plots.
+  local t0=$SECONDS
+  if bench_from_clone; then passed=$((passed + 1)); else failed=$((failed + 1)); failed_configs+=("bench-from-clone"); fi
+  log "[bench-from-clone] took $((SECONDS - t0)) s"
   echo
   if [ ${#failed_configs[@]} -ne 0 ]; then echo "failing configurations: ${failed_configs[*]}"; fi
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ] && [ ${#failed_configs[@]} -eq 0 ]
+}
+
+bench_from_clone() {
+  local dir="$ROOT/build/bench-clone" log_file="$ROOT/build/bench-clone.log"
+  log "[bench-from-clone] git clone of the committed tree, then ./relo.sh bench --smoke there"
+  rm -rf "$dir"
+  local copy=(git clone -q "$ROOT" "$dir")
+  # Outside a git work tree (a release archive): the tree without its build output.
+  git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+    copy=(bash -c 'mkdir -p "$2" && tar -C "$1" --exclude=./build --exclude=./report -cf - . | tar -C "$2" -xf -' _ "$ROOT" "$dir")
+  if ! "${copy[@]}" >"$log_file" 2>&1 ||
+     ! (cd "$dir" && ./relo.sh bench --smoke --out "$dir/report") >>"$log_file" 2>&1; then
+    tail -n 40 "$log_file"
+    echo "bench-from-clone: the main command failed (see $log_file)"
+    return 1
+  fi
+  local report="$dir/report/report.md"
+  if [ ! -s "$report" ] || ! grep -q '^| ' "$report" || ! ls "$dir"/report/*.png >/dev/null 2>&1; then
+    echo "bench-from-clone: $report lacks its tables or plots (see $log_file)"
+    return 1
+  fi
+  echo "bench-from-clone: $(grep -c '^| ' "$report") table rows and $(ls "$dir"/report/*.png | wc -l) plots in $report"
 }
 
 cmd_bench() {
@@ -125,5 +155,5 @@ cmd_bench() {
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: $0 test | bench [--full] [--tuning] [--only PATTERN] [--rounds N] [--out DIR] [--redraw] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
+  *) echo "usage: $0 test | bench [--full] [--tuning] [--smoke] [--only PATTERN] [--rounds N] [--out DIR] [--redraw] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
 esac
