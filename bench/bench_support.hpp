@@ -359,8 +359,10 @@ using join_t = typename join<Tables...>::type;
 
 // ---- The element types of the experiments, by name.
 
-using vector_element_types = table<named<"int", int>, named<"array", big_trivial>, named<"test_type", test_type>,
-                                   named<"string", std::string>, named<"T_test_type", relocatable_test_type>>;
+using trivial_element_types = table<named<"int", int>, named<"array", big_trivial>>;
+using class_element_types =
+    table<named<"test_type", test_type>, named<"string", std::string>, named<"T_test_type", relocatable_test_type>>;
+using vector_element_types = join_t<trivial_element_types, class_element_types>;
 
 // ---- The implementation protocol.
 //

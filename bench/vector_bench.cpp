@@ -20,7 +20,7 @@
 #include <string>
 
 #include "bench_support.hpp"
-#include "vector_environment.hpp"
+#include "vector_env_mode.hpp"
 #include "vector_peers.hpp"
 
 namespace relo_bench {
@@ -29,67 +29,10 @@ namespace {
 using loop_element_types = table<named<"int", int>, named<"thingie", thingie>>;
 using latency_element_types = table<named<"int", int>, named<"string", std::string>>;
 
+// The env mode instantiates the environment for every implementation and element type: it is compiled in
+// two more translation units (vector_env_trivial.cpp, vector_env_classes.cpp), so that both cores build it.
 int run_env(const options& opt) {
-    const std::string impl = opt.required("impl");
-    const std::string type = opt.required("type");
-    const suite s = parse_suite(opt.required("suite"));
-    const auto vectors = static_cast<std::size_t>(opt.number("vectors", 1));
-    const long iterations = opt.number("iterations", 1000);
-    const auto seed = static_cast<unsigned>(opt.number("seed", 12345));
-    const bool series = opt.number("series", 0) != 0;
-    const bool stats = opt.number("stats", 0) != 0;
-
-    bool found_type = false;
-    const bool found_impl = vector_impls::with(impl, [&](auto impl_tag) {
-        found_type = vector_element_types::with(type, [&](auto element) {
-            using Impl = typename decltype(impl_tag)::type;
-            using T = typename decltype(element)::type;
-            using V = typename Impl::template type<T>;
-            set_up<Impl>();
-            json_line out;
-            out.add("impl", impl).add("type", type).add("suite", opt.required("suite"));
-            out.add("vectors", static_cast<long>(vectors)).add("iterations", iterations);
-
-            std::vector<double> times;
-            if (series) times.reserve(static_cast<std::size_t>(iterations));
-            const process_counters before = process_counters::read();
-            double elapsed = 0;
-            std::size_t final_size = 0;
-            {
-                vector_environment<V> env(s, seed, vectors);
-                const double start = now_seconds();
-                if (series) {
-                    double last = start;
-                    for (long i = 0; i < iterations; ++i) {
-                        env.iteration(i);
-                        const double t = now_seconds();
-                        times.push_back(t - last);
-                        last = t;
-                    }
-                } else {
-                    for (long i = 0; i < iterations; ++i) env.iteration(i);
-                }
-                elapsed = now_seconds() - start;
-                final_size = env.total_size();
-                keep(final_size);
-            }
-            const process_counters after = process_counters::read();
-            out.add("time_s", elapsed).add("elements", static_cast<long>(final_size));
-            out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
-            if (series) out.add_array("series_s", times);
-            if (stats) {
-                vector_environment<V, true> tracked(s, seed, vectors);
-                for (long i = 0; i < iterations; ++i) tracked.iteration(i);
-                out.add("reallocations", tracked.stats().reallocations);
-                out.add("in_place", tracked.stats().in_place);
-                out.add("bytes_moved", tracked.stats().bytes_moved);
-            }
-            out.print();
-        });
-    });
-    if (!found_impl) options::usage_error("unknown implementation " + impl);
-    if (!found_type) options::usage_error("unknown type " + type);
-    return 0;
+    return trivial_element_types::with(opt.required("type"), [](auto) {}) ? run_env_trivial(opt) : run_env_classes(opt);
 }
 
 template <class Impl>
