@@ -27,7 +27,8 @@ def show(frame, names):
     for name in names:
         v = frame.FindVariable(name)
         text = v.GetSummary() or ""
-        elements = [c.GetSummary() or c.GetValue() or "(no value)" for c in (v.GetChildAtIndex(i) for i in range(v.GetNumChildren()))]
+        children = [v.GetChildAtIndex(i) for i in range(v.GetNumChildren())]
+        elements = [c.GetSummary() or c.GetValue() or "(no value)" for c in children]
         if elements and v.GetNumChildren() and not text.startswith("relo::vm") and "resource" not in text:
             text += " = {" + ", ".join(elements) + "}"
         print("@@%s@@" % name)

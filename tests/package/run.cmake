@@ -42,19 +42,24 @@ endfunction()
 file(REMOVE_RECURSE ${WORK_DIR})
 file(STRINGS ${RELO_SOURCE_DIR}/CMakeLists.txt project_line REGEX "^project\\(relo VERSION")
 string(REGEX MATCH "VERSION ([0-9]+)\\.([0-9]+)\\.([0-9]+)" _ "${project_line}")
-set(relo_version ${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.${CMAKE_MATCH_3})
-math(EXPR next_minor "${CMAKE_MATCH_2} + 1")
-math(EXPR next_major "${CMAKE_MATCH_1} + 1")
+set(major ${CMAKE_MATCH_1})
+set(minor ${CMAKE_MATCH_2})
+set(relo_version ${major}.${minor}.${CMAKE_MATCH_3})
+math(EXPR next_minor "${minor} + 1")
+math(EXPR next_major "${major} + 1")
 
-# 1. Installed into a prefix (without GoogleTest's help: tests and examples off, as a packager would).
+# 1. Installed into a prefix, configured as on a machine without GoogleTest (the README's recipe, with no
+#    option): the tests turn themselves off and say so.
 set(prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} -S ${RELO_SOURCE_DIR} -B ${WORK_DIR}/relo-build -DCMAKE_CXX_COMPILER=${CXX}
-    -DCMAKE_INSTALL_PREFIX=${prefix} -DRELO_BUILD_TESTS=OFF -DRELO_BUILD_EXAMPLES=OFF)
+    -DCMAKE_INSTALL_PREFIX=${prefix} -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DRELO_BUILD_EXAMPLES=OFF)
+if(NOT run_output MATCHES "GoogleTest not found, so the tests are not built")
+  message(FATAL_ERROR "configured without GoogleTest, relo did not say its tests are off:\n${run_output}")
+endif()
 run(${CMAKE_COMMAND} --install ${WORK_DIR}/relo-build)
 consume(package package -DCMAKE_PREFIX_PATH=${prefix})
 # The version file: the same or an older 0.x is accepted, a newer minor or major is not.
-foreach(ask ${relo_version}:yes ${CMAKE_MATCH_1}.${CMAKE_MATCH_2}:yes ${CMAKE_MATCH_1}.0:yes
-            ${CMAKE_MATCH_1}.${next_minor}:no ${next_major}.0:no)
+foreach(ask ${relo_version}:yes ${major}.${minor}:yes ${major}.0:yes ${major}.${next_minor}:no ${next_major}.0:no)
   string(REPLACE ":" ";" ask "${ask}")
   list(GET ask 0 version)
   list(GET ask 1 wanted)
