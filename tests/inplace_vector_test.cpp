@@ -224,13 +224,30 @@ TEST(InplaceVector, MoveRelocatesOrMovesElements) {
     inplace_vector<marked_relocatable, 4> b(std::move(a));
     EXPECT_EQ(b.size(), 2u);
     EXPECT_TRUE(a.empty());
+    // So are the standard library's types the trait knows (a unique_ptr is a pointer).
+    static_assert(relo::is_trivially_relocatable_v<std::unique_ptr<int>>);
+    inplace_vector<std::unique_ptr<int>, 4> u;
+    u.push_back(std::make_unique<int>(3));
+    inplace_vector<std::unique_ptr<int>, 4> w(std::move(u));
+    EXPECT_EQ(*w[0], 3);
+    EXPECT_TRUE(u.empty());
     // Others are moved element by element: the source keeps its (moved-from) elements.
-    inplace_vector<std::unique_ptr<int>, 4> p;
-    p.push_back(std::make_unique<int>(3));
-    inplace_vector<std::unique_ptr<int>, 4> q(std::move(p));
-    EXPECT_EQ(*q[0], 3);
+    struct move_only {
+        std::unique_ptr<int> value;
+        explicit move_only(int v) : value(std::make_unique<int>(v)) {}
+        move_only(move_only&& other) noexcept : value(std::move(other.value)) {}  // user-provided: not relocatable
+        move_only& operator=(move_only&& other) noexcept {
+            value = std::move(other.value);
+            return *this;
+        }
+    };
+    static_assert(!relo::is_trivially_relocatable_v<move_only>);
+    inplace_vector<move_only, 4> p;
+    p.emplace_back(3);
+    inplace_vector<move_only, 4> q(std::move(p));
+    EXPECT_EQ(*q[0].value, 3);
     EXPECT_EQ(p.size(), 1u);
-    EXPECT_EQ(p[0], nullptr);
+    EXPECT_EQ(p[0].value, nullptr);
     q = std::move(p);
     EXPECT_EQ(q.size(), 1u);
 }

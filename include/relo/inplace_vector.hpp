@@ -424,6 +424,14 @@ RELO_CONSTEXPR20 typename inplace_vector<T, N>::size_type erase_if(inplace_vecto
     return detail::erase_if(c, pred);
 }
 
+/// The elements are inside the object, addressed from where it is: relocating it relocates them.
+template <class T, std::size_t N>
+struct is_trivially_relocatable<inplace_vector<T, N>> : is_trivially_relocatable<T> {};
+namespace detail {
+template <class T, std::size_t N>
+struct relocation_diagnosis<inplace_vector<T, N>> : explain_all<T> {};
+}  // namespace detail
+
 }  // namespace relo
 
 #endif  // RELO_INPLACE_VECTOR_HPP

@@ -51,6 +51,7 @@
 #include "relo/detail/reservation.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
+#include "relo/relocation.hpp"
 
 namespace relo {
 
@@ -377,6 +378,10 @@ template <class T, class P, class Pred>
 typename pinned_vector<T, P>::size_type erase_if(pinned_vector<T, P>& c, Pred pred) {
     return detail::erase_if(c, pred);
 }
+
+/// Pointers into its reservation and sizes: the elements stay where they are when the object moves.
+template <class T, class P>
+struct is_trivially_relocatable<pinned_vector<T, P>> : std::true_type {};
 
 }  // namespace relo
 

@@ -90,6 +90,8 @@ public:
     using typename base::allocator_type;
     using typename base::size_type;
     using growth_policy = Growth;
+    /// Not trivially relocatable: while the elements are inline, the object points at its own slots.
+    using relo_trivially_relocatable = std::false_type;
 
     small_vector_base(const small_vector_base&) = delete;
 

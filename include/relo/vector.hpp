@@ -296,6 +296,25 @@ RELO_CONSTEXPR20 typename vector<T, A, G>::size_type erase_if(vector<T, A, G>& c
     return detail::erase_if(c, pred);
 }
 
+/// A vector is three pointers to its heap block and its allocator: trivially relocatable when the allocator
+/// is and the pointers are raw (an offset pointer, for memory shared between processes, points relative to
+/// where it lives).
+template <class T, class A, class G>
+struct is_trivially_relocatable<vector<T, A, G>>
+    : std::bool_constant<is_trivially_relocatable_v<A> && std::is_pointer_v<typename std::allocator_traits<A>::pointer>> {
+};
+namespace detail {
+template <class T, class A, class G>
+struct relocation_diagnosis<vector<T, A, G>> {
+    static constexpr bool explain() {
+        static_assert(std::is_pointer_v<typename std::allocator_traits<A>::pointer>,
+                      "relo: a relo::vector whose allocator stores fancy pointers (an offset_ptr points relative to "
+                      "where it lives) is not trivially relocatable");
+        return explain_all<A>::explain();
+    }
+};
+}  // namespace detail
+
 namespace pmr {
 /// relo::vector with a std::pmr::polymorphic_allocator.
 template <class T, class Growth = growth_2>
