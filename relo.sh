@@ -60,10 +60,10 @@ configure_and_build() {
 
 cmd_test() {
   # Google Benchmark, Abseil and LLVM: the benchmark peers, built and smoke-run by the first configuration.
-  # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's; Qt for its
-  # relocation trait.
+  # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's; Qt and libc++
+  # for the relocation trait's.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
-    git gdb lldb-14 python3-lldb-14 pkg-config qtbase5-dev
+    git gdb lldb-14 python3-lldb-14 pkg-config qtbase5-dev libc++-14-dev libc++abi-14-dev
   pick_python
   mkdir -p "$ROOT/build"
   # The first configuration also tests the package (install, find_package, FetchContent, pkg-config, .deb).

@@ -32,6 +32,7 @@
 #include "relo/resource_allocator.hpp"
 #include "relo/small_vector.hpp"
 #include "relo/vector.hpp"
+#include "relocated_bytes.hpp"
 
 namespace relo_test {
 namespace {
@@ -115,24 +116,6 @@ static_assert(!tr<relo::small_vector<int, 4>> && !tr<relo::small_vector_base<int
 static_assert(!tr<relo::multipool_resource> && !tr<relo::monotonic_resource> && !tr<relo::vm_arena>);
 
 // ---- Relocating live objects as bytes.
-
-/// Builds make() in a heap buffer, copies its bytes to another, scribbles over the first and (when
-/// `free_source`) frees it, then returns check(the copy). When `destroy`, the copy is destroyed after.
-template <class T, class Make, class Check>
-bool relocated_bytes_work(Make make, Check check, bool free_source = true, bool destroy = true) {
-    auto* source = static_cast<unsigned char*>(::operator new(sizeof(T), std::align_val_t{alignof(T)}));
-    auto* target = static_cast<unsigned char*>(::operator new(sizeof(T), std::align_val_t{alignof(T)}));
-    ::new (static_cast<void*>(source)) T(make());
-    std::memcpy(target, source, sizeof(T));  // what relo does for a trivially relocatable T
-    std::memset(source, 0xA5, sizeof(T));    // the source's life is over: nothing may read it
-    if (free_source) ::operator delete(source, std::align_val_t{alignof(T)});
-    T& moved = *std::launder(reinterpret_cast<T*>(target));
-    const bool ok = check(moved);
-    if (destroy) moved.~T();
-    if (!free_source) ::operator delete(source, std::align_val_t{alignof(T)});
-    ::operator delete(target, std::align_val_t{alignof(T)});
-    return ok;
-}
 
 TEST(RelocationTypes, SmartPointers) {
     EXPECT_TRUE(relocated_bytes_work<std::unique_ptr<int>>([] { return std::make_unique<int>(42); },
