@@ -148,6 +148,26 @@ RELO_CONSTEXPR20 T* uninitialized_move_if_noexcept(A& a, T* first, T* last, T* d
     return guard.release();
 }
 
+// The element-by-element loops, each in a function of its own: inside a small function GCC inlines the
+// element's move (std::string's move constructor and assignment), which it calls out of line when the loop
+// is part of a larger insert or growth routine (docs/relocation.md, the std::string profile).
+template <class A, class T>
+RELO_NOINLINE RELO_CONSTEXPR20 T* relocate_each_forward(A& a, T* first, T* last, T* dest) noexcept {
+    for (; first != last; ++first, ++dest) {
+        construct(a, dest, std::move(*first));
+        destroy(a, first);
+    }
+    return dest;
+}
+template <class T>
+RELO_NOINLINE RELO_CONSTEXPR20 T* assign_each_backward(T* first, T* last, T* dest_last) noexcept {
+    return std::move_backward(first, last, dest_last);
+}
+template <class T>
+RELO_NOINLINE RELO_CONSTEXPR20 T* assign_each_forward(T* first, T* last, T* dest) {
+    return std::move(first, last, dest);
+}
+
 /// Relocates [first, last) to dest, where dest <= first or the ranges do not overlap (moving elements
 /// towards the front). Returns the end of the destination. Requires nothrow relocation.
 template <class A, class T>
@@ -160,11 +180,7 @@ RELO_CONSTEXPR20 T* relocate_forward(A& a, T* first, T* last, T* dest) noexcept 
             return dest + n;
         }
     }
-    for (; first != last; ++first, ++dest) {
-        construct(a, dest, std::move(*first));
-        destroy(a, first);
-    }
-    return dest;
+    return relocate_each_forward(a, first, last, dest);
 }
 
 /// Relocates [first, last) so that it ends at dest_last, where dest_last >= last (moving elements
@@ -205,7 +221,7 @@ RELO_CONSTEXPR20 void open_gap(A& a, T* first, T* last, std::size_t n) noexcept 
         if (n < static_cast<std::size_t>(last - first)) {
             T* split = last - n;
             uninitialized_move_if_noexcept(a, split, last, last);  // moves: the move cannot throw
-            std::move_backward(first, split, last);
+            assign_each_backward(first, split, last);
             destroy(a, first, first + n);  // moved-from
             return;
         }
@@ -222,7 +238,7 @@ RELO_CONSTEXPR20 T* close_gap(A& a, T* first, T* last, T* end) {
         destroy(a, first, last);
         return relocate_forward(a, last, end, first);
     } else {
-        T* new_end = std::move(last, end, first);
+        T* new_end = assign_each_forward(last, end, first);
         destroy(a, new_end, end);
         return new_end;
     }
