@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # relo.sh — the project's two commands (see README.md).
 #
-#   ./relo.sh test            build and run every test in four configurations:
+#   ./relo.sh test            build and run every test in four configurations (docs/testing.md):
 #                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20;
 #                             the tests of what threads share under ThreadSanitizer; and the main command
 #                             itself, from a clone of the committed tree: ./relo.sh bench --smoke
@@ -59,7 +59,7 @@ configure_and_build() {
 }
 
 cmd_test() {
-  # Google Benchmark, Abseil and LLVM: the benchmark peers, built and smoke-run by the first configuration.
+  # (The benchmark peers are installed by the main command, which the last step runs.)
   # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's; Qt and libc++
   # for the relocation trait's.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
