@@ -429,6 +429,13 @@ TYPED_TEST_P(SequenceTest, InsertRangeOfItself) {
     }
 }
 
+// GCC 12 at -O1 warns that the model's erase (std::vector<int>'s memmove) reads from an empty region when
+// the container holds one element at most: a false positive (the region is the moved tail, which is empty
+// and then not read).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
 TYPED_TEST_P(SequenceTest, EraseEverywhere) {
     RELO_SUITE_TYPES;
     const std::size_t n = this->small(15);
@@ -449,6 +456,9 @@ TYPED_TEST_P(SequenceTest, EraseEverywhere) {
         }
     }
 }
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic pop
+#endif
 
 TYPED_TEST_P(SequenceTest, Assign) {
     RELO_SUITE_TYPES;
