@@ -135,15 +135,23 @@ RELO_CONSTEXPR20 auto to_raw(const Pointer& p) noexcept {
     }
 }
 
+template <class Pointer, class T, class = void>
+struct has_own_pointer_to : std::false_type {};
+template <class Pointer, class T>
+struct has_own_pointer_to<Pointer, T, std::void_t<decltype(Pointer::pointer_to(std::declval<T&>()))>> : std::true_type {};
+
 /// The allocator's pointer to the object at raw address p (which must point to storage the allocator
-/// gave, or be null).
+/// gave, or be null). A class-type pointer's own pointer_to is called directly: it is what
+/// std::pointer_traits<Pointer>::pointer_to calls, but the trait's function is not constexpr in every
+/// standard library (libstdc++ 12), and vectors must work in constant evaluation.
 template <class Pointer, class T>
 RELO_CONSTEXPR20 Pointer from_raw(T* p) noexcept {
     if constexpr (std::is_same_v<Pointer, T*>) {
         return p;
     } else {
         if (p == nullptr) return Pointer(nullptr);
-        return std::pointer_traits<Pointer>::pointer_to(*p);
+        if constexpr (has_own_pointer_to<Pointer, T>::value) return Pointer::pointer_to(*p);
+        else return std::pointer_traits<Pointer>::pointer_to(*p);
     }
 }
 
