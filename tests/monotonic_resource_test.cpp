@@ -1,7 +1,7 @@
 // tests/monotonic_resource_test.cpp — relo::monotonic_resource: alignment at every chunk boundary, chunk
 // growth and what the upstream sees (a checking upstream), the initial buffer and release() returning to
 // it, reclamation and in-place expansion at the top, upstream failures, the arena-backed form, containers
-// under random operations, winking out, and the hardened checks.
+// under random operations, winking out.
 #include "relo/monotonic_resource.hpp"
 
 #include <algorithm>
@@ -199,19 +199,6 @@ TEST(MonotonicResource, WinkingOut) {
     }
 }
 
-#if RELO_PRECONDITIONS_CHECKED
-using MonotonicResourceDeathTest = ::testing::Test;
-
-TEST(MonotonicResourceDeathTest, DeallocatingAForeignPointerIsStopped) {
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-    monotonic_resource mono;
-    mono.allocate(10, 8);
-    int stranger = 0;
-    EXPECT_DEATH(mono.deallocate(&stranger, sizeof stranger, alignof(int)), "relo::monotonic_resource");
-    auto* p = static_cast<char*>(mono.allocate(64, 64));
-    EXPECT_DEATH(mono.deallocate(p + 8, 8, 64), "relo::monotonic_resource: deallocate\\(\\) with an alignment");
-}
-#endif
 
 }  // namespace
 }  // namespace relo_test

@@ -404,6 +404,7 @@ private:
     // A fixed-capacity storage: it has no growth hooks, and every request beyond N throws std::bad_alloc
     // (P0843) before anything changes.
     static constexpr bool seq_fixed_capacity = true;
+    static constexpr const char* seq_name = "relo::inplace_vector";
     [[noreturn]] static void seq_too_large(const char*) { detail::throw_bad_alloc(); }
 };
 

@@ -23,9 +23,9 @@
 // upstream: larger alignments are made inside a larger chunk). An upstream failure is std::bad_alloc and
 // leaves the resource unchanged. Not thread-safe.
 //
-// In hardened builds (RELO_HARDENED, _GLIBCXX_ASSERTIONS or !NDEBUG) deallocating a pointer the resource
-// did not hand out, or one not aligned as the call says, stops the program with a message naming the
-// resource.
+// In hardened builds (detail/contracts.hpp) deallocating a pointer the resource did not hand out, or one
+// not aligned as the call says, traps with a message naming the block; the test takes O(log chunks)
+// (detail/chunk_index.hpp).
 #ifndef RELO_MONOTONIC_RESOURCE_HPP
 #define RELO_MONOTONIC_RESOURCE_HPP
 
@@ -36,6 +36,7 @@
 
 #include "relo/chunk_cache.hpp"
 #include "relo/detail/bump.hpp"
+#include "relo/detail/chunk_index.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
@@ -115,6 +116,7 @@ public:
             arena_->rewind(arena_start_);
             return;
         }
+        ++chunk_epoch_;
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
@@ -167,6 +169,8 @@ private:
     vm_arena* arena_ = nullptr;
     vm_arena::marker arena_start_{};
     std::size_t arena_used_at_start_ = 0;
+    std::size_t chunk_epoch_ = 0;      // how many times the chunks were given back (for chunk_index_)
+    detail::chunk_index chunk_index_;  // (hardened checks only)
 
     RELO_NOINLINE void* allocate_slow(std::size_t bytes, std::size_t alignment) {
         if (arena_ != nullptr) return arena_->allocate(bytes, alignment);
@@ -193,23 +197,23 @@ private:
         return reinterpret_cast<void*>(start);
     }
 
-    void check_owned(const void* p, std::size_t alignment) const noexcept {
+    void check_owned(const void* p, std::size_t alignment) noexcept {
 #if RELO_PRECONDITIONS_CHECKED
+        if (arena_ != nullptr) return;  // (the arena checks its own blocks)
         const char* q = static_cast<const char*>(p);
-        bool owned = false;
-        if (arena_ != nullptr) {
-            owned = true;  // (the arena's own range is not known here; its deallocate ignores strangers)
-        } else if (buffer_ != nullptr && q >= buffer_ && q < buffer_ + buffer_size_) {
-            owned = true;
-        } else {
-            for (const chunk* c = chunks_; c != nullptr && !owned; c = c->previous)
-                owned = q >= reinterpret_cast<const char*>(c) + header && q < reinterpret_cast<const char*>(c) + c->size;
-        }
-        if (!owned) detail::precondition_failed("relo::monotonic_resource: deallocate() of a pointer it does not own",
-                                                __FILE__, __LINE__);
-        if (reinterpret_cast<std::uintptr_t>(p) % alignment != 0)
-            detail::precondition_failed("relo::monotonic_resource: deallocate() with an alignment the block does not have",
-                                        __FILE__, __LINE__);
+        const bool in_buffer = buffer_ != nullptr && q >= buffer_ && q < buffer_ + buffer_size_;
+        RELO_EXPECTS_MSG(in_buffer || chunk_index_.find(p, chunk_epoch_, chunks_,
+                                                        [](const chunk* c) {
+                                                            const char* first = reinterpret_cast<const char*>(c);
+                                                            return detail::chunk_index::range{first + header,
+                                                                                              first + c->size, c};
+                                                        },
+                                                        [](const chunk* c) { return static_cast<const chunk*>(c->previous); })
+                                          .chunk != nullptr,
+                         "relo::monotonic_resource::deallocate: %p is not a block of this resource", p);
+        RELO_EXPECTS_MSG(reinterpret_cast<std::uintptr_t>(p) % alignment == 0,
+                         "relo::monotonic_resource::deallocate: %p is not aligned to %zu, the alignment given", p,
+                         alignment);
 #else
         (void)p;
         (void)alignment;

@@ -26,9 +26,13 @@
 // is std::bad_alloc and leaves the resource unchanged. Not thread-safe:
 // relo::synchronized_multipool_resource is.
 //
-// In hardened builds (RELO_HARDENED, _GLIBCXX_ASSERTIONS or !NDEBUG) deallocate() checks that the block
-// is one the resource handed out for that size and alignment, and stops the program with a message
-// naming the resource otherwise.
+// In hardened builds (detail/contracts.hpp: RELO_HARDENED, the standard libraries' switches, or no NDEBUG)
+// deallocate() traps, with a message naming the block, when it is not a block this resource handed out
+// with that size and alignment, or when it is already free (a double deallocation). The test takes
+// O(log chunks): the chunks are found in an index sorted by address, and a block given back twice is
+// recognised by its free-list link, which is stored XORed with a constant (an odd one: no even address
+// that a block in use holds, such as a pointer to another node, reads as a link), then confirmed on the
+// free list.
 #ifndef RELO_MULTIPOOL_RESOURCE_HPP
 #define RELO_MULTIPOOL_RESOURCE_HPP
 
@@ -39,6 +43,7 @@
 #include <stdexcept>
 
 #include "relo/chunk_cache.hpp"
+#include "relo/detail/chunk_index.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
@@ -110,7 +115,8 @@ public:
         pool& p = pools_[i];
         ++p.in_use;
         if (free_block* b = p.free) {
-            p.free = b->next;
+            p.free = b->next();
+            if constexpr (RELO_PRECONDITIONS_CHECKED) b->link = 0;  // (a stale link would look free)
             return b;
         }
         if (RELO_LIKELY(p.next != p.end)) {
@@ -186,9 +192,12 @@ public:
 private:
     friend class synchronized_multipool_resource;
 
+    /// A block on a free list: its first word links to the next one, XORed with link_key (see the top).
     struct free_block {
-        free_block* next;
+        std::uintptr_t link;
+        free_block* next() const noexcept { return reinterpret_cast<free_block*>(link ^ link_key); }
     };
+    static constexpr std::uintptr_t link_key = 0x2e8f1b67;  // (odd, and an immediate operand on x86-64)
     /// (No member initializers: the pools past pool_count_ are never touched, so making a resource
     /// writes only the pools it uses — the resource of a small structure is made often. What can be
     /// derived is not kept: a class's alignment from its size, a pool's chunks from the chunk list.)
@@ -233,6 +242,8 @@ private:
     std::size_t least_class_alignment_ = 8;  // of every class (8 for powers of two, 4 or 2 for finer ones)
     chunk* chunks_ = nullptr;
     large_block* large_ = nullptr;
+    std::size_t chunk_epoch_ = 0;  // how many times the chunks were given back (for chunk_index_)
+    detail::chunk_index chunk_index_;  // (hardened checks only)
     std::size_t large_bytes_ = 0;
     std::size_t large_held_ = 0;
     std::size_t large_count_ = 0;
@@ -294,6 +305,7 @@ private:
 
     /// Every chunk and every upstream block back to the upstream; the pools are left as they were.
     void give_back_chunks_and_large_blocks() noexcept {
+        ++chunk_epoch_;
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
@@ -334,10 +346,10 @@ private:
         auto* l = reinterpret_cast<large_block*>(static_cast<char*>(block) - sizeof(large_block));
 #if RELO_PRECONDITIONS_CHECKED
         const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
-        if (l->magic != large_magic || l->total - l->offset != bytes || l->alignment != align)
-            detail::precondition_failed(
-                "relo::multipool_resource: deallocate() of a block it did not pass to the upstream with that "
-                "size and alignment", __FILE__, __LINE__);
+        RELO_EXPECTS_MSG(l->magic == large_magic && l->total - l->offset == bytes && l->alignment == align,
+                         "relo::multipool_resource::deallocate: %p (%zu bytes, alignment %zu) is not a block it "
+                         "passed to the upstream with that size and alignment, or it was given back already",
+                         block, bytes, alignment);
 #else
         (void)alignment;
 #endif
@@ -357,40 +369,60 @@ private:
         pool& p = pools_[i];
         --p.in_use;  // (per shard it may wrap; the sum over shards is right)
         auto* b = static_cast<free_block*>(block);
-        b->next = p.free;
+        b->link = reinterpret_cast<std::uintptr_t>(p.free) ^ link_key;
         p.free = b;
     }
 
-    /// The chunk that holds block, or nullptr (hardened checks: a walk over every chunk).
-    const chunk* chunk_of(const void* block) const noexcept {
-        const char* b = static_cast<const char*>(block);
-        for (const chunk* c = chunks_; c != nullptr; c = c->previous)
-            if (b >= c->first_block && b < reinterpret_cast<const char*>(c)) return c;
-        return nullptr;
+    // ---- Hardened checks (O(log chunks)).
+
+    /// The chunk that holds block, or nullptr.
+    const chunk* chunk_of(const void* block) noexcept {
+        const detail::chunk_index::range r = chunk_index_.find(
+            block, chunk_epoch_, chunks_,
+            [](const chunk* c) {
+                return detail::chunk_index::range{c->first_block, reinterpret_cast<const char*>(c), c};
+            },
+            [](const chunk* c) { return static_cast<const chunk*>(c->previous); });
+        return static_cast<const chunk*>(r.chunk);
     }
 
-    /// Whether block is a block of class i in chunk c (at a block boundary).
-    bool is_block_of(const chunk* c, const void* block, std::size_t i) const noexcept {
-        const auto offset = static_cast<std::size_t>(static_cast<const char*>(block) - c->first_block);
-        return c->pool == i && offset % pools_[i].size == 0;
-    }
-
-    /// Whether block lies in one of this resource's chunks for class i at a block boundary (hardened checks).
-    bool owns_pool_block(const void* block, std::size_t i) const noexcept {
+    /// Whether block is a block of pool i that this resource handed out at some time: in one of the
+    /// pool's chunks, at a block boundary, and not past the newest chunk's blocks never handed out.
+    bool holds_block_of(const void* block, std::size_t i) noexcept {
         const chunk* c = chunk_of(block);
-        return c != nullptr && is_block_of(c, block, i);
+        if (c == nullptr || c->pool != i) return false;
+        const char* b = static_cast<const char*>(block);
+        const pool& p = pools_[i];
+        if (static_cast<std::size_t>(b - c->first_block) % p.size != 0) return false;
+        return !(b >= p.next && b < p.end);
     }
 
-    void check_pool_block(const void* block, std::size_t i, std::size_t alignment) const noexcept {
+    /// Whether block's first word reads as a free-list link of pool i (its successor is null or a block
+    /// of the pool): true for every free block, and for a block in use only if its first word happens to
+    /// be such a link XORed with link_key.
+    bool reads_as_free(const void* block, std::size_t i) noexcept {
+        const free_block* next = static_cast<const free_block*>(block)->next();
+        return next == nullptr || holds_block_of(next, i);
+    }
+
+    /// Whether block is on pool i's free list: O(free blocks), only run when reads_as_free.
+    bool on_free_list(const void* block, std::size_t i) const noexcept {
+        for (const free_block* f = pools_[i].free; f != nullptr; f = f->next())
+            if (f == block) return true;
+        return false;
+    }
+
+    void check_pool_block(void* block, std::size_t i, std::size_t alignment) noexcept {
 #if RELO_PRECONDITIONS_CHECKED
-        const chunk* owner = chunk_of(block);
-        if (owner == nullptr)
-            detail::precondition_failed("relo::multipool_resource: deallocate() of a pointer it does not own",
-                                        __FILE__, __LINE__);
-        if (!is_block_of(owner, block, i) || reinterpret_cast<std::uintptr_t>(block) % alignment != 0)
-            detail::precondition_failed(
-                "relo::multipool_resource: deallocate() with another size or alignment than the allocation's",
-                __FILE__, __LINE__);
+        const std::size_t bytes = pools_[i].size;
+        RELO_EXPECTS_MSG(chunk_of(block) != nullptr,
+                         "relo::multipool_resource::deallocate: %p is not a block of this resource", block);
+        RELO_EXPECTS_MSG(holds_block_of(block, i) && reinterpret_cast<std::uintptr_t>(block) % alignment == 0,
+                         "relo::multipool_resource::deallocate: %p is not a block of the %zu-byte class at "
+                         "alignment %zu (another size or alignment than the allocation's)", block, bytes, alignment);
+        RELO_EXPECTS_MSG(!(reads_as_free(block, i) && on_free_list(block, i)),
+                         "relo::multipool_resource::deallocate: %p (class of %zu bytes) is already free: a double "
+                         "deallocation", block, bytes);
 #else
         (void)block;
         (void)i;

@@ -236,6 +236,7 @@ private:
     }
     static constexpr bool seq_fixed_capacity = false;
     static constexpr bool seq_grows_out_of_line = false;
+    static constexpr const char* seq_name = "relo::pinned_vector";
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     // Growth commits pages; nothing moves. (Inline glue around one out-of-line call that takes values,

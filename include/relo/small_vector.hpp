@@ -162,7 +162,8 @@ public:
             using std::swap;
             swap(allocator(), other.allocator());
         } else {
-            RELO_EXPECTS(alloc_traits::is_always_equal::value || allocator() == other.allocator());
+            RELO_EXPECTS_MSG(alloc_traits::is_always_equal::value || allocator() == other.allocator(),
+                             "%s::swap: the allocators differ and do not propagate on swap", "relo::small_vector");
         }
         if (is_on_heap() && other.is_on_heap()) {
             const block mine = heap_block();
@@ -304,6 +305,7 @@ private:
         return by_allocator;
     }
     static constexpr bool seq_fixed_capacity = false;
+    static constexpr const char* seq_name = "relo::small_vector";
     // Growth is a call taking `this`: the object lives in memory anyway (begin may point into it), and
     // the loop then keeps its few values in registers (docs/small_vectors.md).
     static constexpr bool seq_grows_out_of_line = true;

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <memory_resource>
 #include <new>
@@ -169,17 +170,39 @@ private:
         return total;
     }
 
-    void check_pool_block(const void* block, std::size_t i, std::size_t alignment) noexcept {
+    /// The hardened checks of multipool_resource::deallocate, over every shard: a block of one shard's
+    /// chunks may be on any shard's free list (it goes to the freeing thread's).
+    void check_pool_block(void* block, std::size_t i, std::size_t alignment) noexcept {
 #if RELO_PRECONDITIONS_CHECKED
-        bool owned = false;
-        for (std::size_t s = 0; s < shard_count_ && !owned; ++s) {
+        const std::size_t bytes = class_table().pools_[i].size;
+        bool ours = false, fits = false;
+        for (std::size_t s = 0; s < shard_count_ && !ours; ++s) {
             guard g(shards_[s].lock);
-            owned = shards_[s].pool->owns_pool_block(block, i);
+            ours = shards_[s].pool->chunk_of(block) != nullptr;
+            fits = ours && shards_[s].pool->holds_block_of(block, i);
         }
-        if (!owned || reinterpret_cast<std::uintptr_t>(block) % alignment != 0)
-            detail::precondition_failed(
-                "relo::synchronized_multipool_resource: deallocate() of a pointer it does not own, or with another "
-                "size or alignment than the allocation's", __FILE__, __LINE__);
+        RELO_EXPECTS_MSG(ours, "relo::synchronized_multipool_resource::deallocate: %p is not a block of this resource",
+                         block);
+        RELO_EXPECTS_MSG(fits && reinterpret_cast<std::uintptr_t>(block) % alignment == 0,
+                         "relo::synchronized_multipool_resource::deallocate: %p is not a block of the %zu-byte class "
+                         "at alignment %zu (another size or alignment than the allocation's)", block, bytes, alignment);
+        // Free: its link reads as one (to null or a block of the class in any shard), and it is on a list.
+        bool reads_as_free = false, is_free = false;
+        {
+            const multipool_resource::free_block* next = static_cast<multipool_resource::free_block*>(block)->next();
+            reads_as_free = next == nullptr;
+            for (std::size_t s = 0; s < shard_count_ && !reads_as_free; ++s) {
+                guard g(shards_[s].lock);
+                reads_as_free = shards_[s].pool->holds_block_of(next, i);
+            }
+        }
+        for (std::size_t s = 0; s < shard_count_ && reads_as_free && !is_free; ++s) {
+            guard g(shards_[s].lock);
+            is_free = shards_[s].pool->on_free_list(block, i);
+        }
+        RELO_EXPECTS_MSG(!is_free,
+                         "relo::synchronized_multipool_resource::deallocate: %p (class of %zu bytes) is already free: "
+                         "a double deallocation", block, bytes);
 #else
         (void)block;
         (void)i;

@@ -160,7 +160,8 @@ public:
             using std::swap;
             swap(allocator(), other.allocator());
         } else {
-            RELO_EXPECTS(alloc_traits::is_always_equal::value || allocator() == other.allocator());
+            RELO_EXPECTS_MSG(alloc_traits::is_always_equal::value || allocator() == other.allocator(),
+                             "%s::swap: the allocators differ and do not propagate on swap", "relo::vector");
         }
         using std::swap;
         swap(storage_.begin, other.storage_.begin);
@@ -199,6 +200,7 @@ private:
     RELO_CONSTEXPR20 size_type seq_max_size() const noexcept { return detail::max_elements<T>(allocator()); }
     static constexpr bool seq_fixed_capacity = false;
     static constexpr bool seq_grows_out_of_line = false;
+    static constexpr const char* seq_name = "relo::vector";
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {

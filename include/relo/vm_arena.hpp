@@ -21,6 +21,10 @@
 // (containers hold its address), and not thread-safe. reset() and the destructor take O(1) time in the
 // number of allocations; objects still in the arena are not destroyed ("winking out": only objects whose
 // destructors have no effect beyond giving memory back to this arena may be abandoned).
+//
+// In hardened builds (detail/contracts.hpp) deallocating a block that is not the arena's, or one not
+// aligned as the call says, and a rewind to a mark above the top, trap with a message naming the block.
+// (A block beyond the top, given back by a container destroyed after a rewind or reset, is ignored.)
 #ifndef RELO_VM_ARENA_HPP
 #define RELO_VM_ARENA_HPP
 
@@ -77,7 +81,13 @@ public:
     }
 
     /// Reclaims the block when it ends at the top; otherwise does nothing (reset() gives it back).
-    void deallocate(void* p, std::size_t bytes, std::size_t /*alignment*/ = alignof(std::max_align_t)) noexcept {
+    void deallocate(void* p, std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        RELO_EXPECTS_MSG(static_cast<char*>(p) >= base_ && static_cast<char*>(p) <= base_ + reserved_ &&
+                             bytes <= static_cast<std::size_t>(base_ + reserved_ - static_cast<char*>(p)),
+                         "relo::vm_arena::deallocate: %p (%zu bytes) is not a block of this arena", p, bytes);
+        RELO_EXPECTS_MSG(reinterpret_cast<std::uintptr_t>(p) % alignment == 0,
+                         "relo::vm_arena::deallocate: %p is not aligned to %zu, the alignment given", p, alignment);
+        (void)alignment;
         if (static_cast<char*>(p) + bytes == top_) lower_top(static_cast<char*>(p));
     }
 
@@ -106,7 +116,9 @@ public:
     /// Gives back everything allocated since m was taken (in O(1); nothing is destroyed). Precondition: m
     /// is a mark of this arena not older than the last reset(), and no rewind() went below it since.
     void rewind(marker m) noexcept {
-        RELO_EXPECTS(m.top_ >= base_ && m.top_ <= top_);
+        RELO_EXPECTS_MSG(m.top_ >= base_ && m.top_ <= top_,
+                         "relo::vm_arena::rewind: the mark (%p) is not between the start (%p) and the top (%p)",
+                         static_cast<void*>(m.top_), static_cast<void*>(base_), static_cast<void*>(top_));
         lower_top(m.top_);
     }
 

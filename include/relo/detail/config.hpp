@@ -58,14 +58,6 @@
 #define RELO_ALWAYS_INLINE
 #endif
 
-// Preconditions (operator[], front, back, pop_back on empty, unchecked push on full) are checked when
-// RELO_HARDENED or _GLIBCXX_ASSERTIONS is defined, or in debug builds; they cost nothing with NDEBUG.
-#if defined(RELO_HARDENED) || defined(_GLIBCXX_ASSERTIONS) || !defined(NDEBUG)
-#define RELO_PRECONDITIONS_CHECKED 1
-#else
-#define RELO_PRECONDITIONS_CHECKED 0
-#endif
-
 namespace relo::detail {
 
 constexpr bool is_constant_evaluated() noexcept {
@@ -80,24 +72,8 @@ constexpr bool is_constant_evaluated() noexcept {
 
 }  // namespace relo::detail
 
-#if RELO_PRECONDITIONS_CHECKED
-#include <cstdio>
-#include <cstdlib>
-namespace relo::detail {
-[[noreturn]] RELO_COLD inline void precondition_failed(const char* what, const char* file, int line) noexcept {
-    std::fprintf(stderr, "%s:%d: relo precondition violated: %s\n", file, line, what);
-    std::abort();
-}
-}  // namespace relo::detail
-// In a constant expression the call to a non-constexpr function makes a violated precondition a
-// compile error, which is what we want there too.
-#define RELO_EXPECTS(cond)                                                                 \
-    do {                                                                                   \
-        if (RELO_UNLIKELY(!(cond))) ::relo::detail::precondition_failed(#cond, __FILE__, __LINE__); \
-    } while (false)
-#else
-#define RELO_EXPECTS(cond) ((void)0)
-#endif
+// Hardening: what a violated precondition does (RELO_EXPECTS, RELO_EXPECTS_MSG).
+#include "contracts.hpp"
 
 // Every program that includes relo carries relo's GDB pretty-printers (docs/debugging.md).
 #include "gdb_printers.hpp"

@@ -17,6 +17,7 @@
 //                                            --size, so a loop of pops does not turn pointers into sizes)
 //   A&   seq_allocator() noexcept            the allocator to construct/destroy with
 //   size_type seq_max_size() const noexcept
+//   static constexpr const char* seq_name    the container's name, for hardened checks' messages
 //   static void seq_too_large(const char*)  throws what exceeding max_size() throws (std::length_error for
 //                                            growable containers, std::bad_alloc for fixed-capacity ones)
 //   static constexpr bool seq_fixed_capacity  true: capacity() == max_size() always; the storage cannot
@@ -57,6 +58,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <iterator>
@@ -163,27 +165,27 @@ public:
         return begin()[i];
     }
     RELO_CONSTEXPR20 reference operator[](size_type i) noexcept {
-        RELO_EXPECTS(i < size());
+        expects_index(i);
         return begin()[i];
     }
     RELO_CONSTEXPR20 const_reference operator[](size_type i) const noexcept {
-        RELO_EXPECTS(i < size());
+        expects_index(i);
         return begin()[i];
     }
     RELO_CONSTEXPR20 reference front() noexcept {
-        RELO_EXPECTS(!empty());
+        expects_not_empty("front");
         return *begin();
     }
     RELO_CONSTEXPR20 const_reference front() const noexcept {
-        RELO_EXPECTS(!empty());
+        expects_not_empty("front");
         return *begin();
     }
     RELO_CONSTEXPR20 reference back() noexcept {
-        RELO_EXPECTS(!empty());
+        expects_not_empty("back");
         return end()[-1];
     }
     RELO_CONSTEXPR20 const_reference back() const noexcept {
-        RELO_EXPECTS(!empty());
+        expects_not_empty("back");
         return end()[-1];
     }
     RELO_CONSTEXPR20 T* data() noexcept { return self().seq_begin(); }
@@ -271,7 +273,9 @@ public:
     template <class... Args>
     RELO_CONSTEXPR20 reference fast_emplace_back(Args&&... args) {
         T* e = self().seq_end();
-        RELO_EXPECTS(e != self().seq_capacity_end());
+        RELO_EXPECTS_MSG(e != self().seq_capacity_end(),
+                         "%s::unchecked_push_back/fast_push_back: the container is full (capacity() %zu)",
+                         Derived::seq_name, capacity());
         construct(alloc(), e, std::forward<Args>(args)...);
         self().seq_added_one();
         return *e;
@@ -300,7 +304,7 @@ public:
 
     /// Precondition: !empty().
     RELO_CONSTEXPR20 void pop_back() noexcept {
-        RELO_EXPECTS(!empty());
+        expects_not_empty("pop_back");
         destroy(alloc(), self().seq_end() - 1);
         self().seq_removed_one();
     }
@@ -336,9 +340,10 @@ public:
     template <class... Args>
     RELO_CONSTEXPR20 iterator emplace(const_iterator pos, Args&&... args) {
         if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
+            (void)index_of_position(pos, "emplace");  // (checked here to name emplace in the message)
             return insert_one(pos, std::forward<Args>(args)...);
         } else {
-            const size_type at = index_of_position(pos);
+            const size_type at = index_of_position(pos, "emplace");
             if (pos == end()) {
                 emplace_back(std::forward<Args>(args)...);
                 return begin() + at;
@@ -356,12 +361,16 @@ public:
     // Never throws when elements relocate without throwing.
 
     RELO_CONSTEXPR20 iterator erase(const_iterator pos) {
-        RELO_EXPECTS(pos >= begin() && pos < end());
+        RELO_EXPECTS_MSG(pos >= begin() && pos < end(),
+                         "%s::erase: position %td is outside the elements [0, %zu)", Derived::seq_name,
+                         offset_of(pos), size());
         return erase(pos, pos + 1);
     }
 
     RELO_CONSTEXPR20 iterator erase(const_iterator first, const_iterator last) {
-        RELO_EXPECTS(first >= begin() && first <= last && last <= end());
+        RELO_EXPECTS_MSG(first >= begin() && first <= last && last <= end(),
+                         "%s::erase: the range [%td, %td) is not a range of the elements [0, %zu)",
+                         Derived::seq_name, offset_of(first), offset_of(last), size());
         T* f = begin() + (first - begin());
         T* l = begin() + (last - begin());
         if (f == l) return f;
@@ -511,6 +520,8 @@ protected:
                       "relo storage contract: Alloc& seq_allocator() noexcept");
         static_assert(requires(const D& d) { { d.seq_max_size() } noexcept -> std::same_as<size_type>; },
                       "relo storage contract: size_type seq_max_size() const noexcept");
+        static_assert(requires { { D::seq_name } -> std::convertible_to<const char*>; },
+                      "relo storage contract: static constexpr const char* seq_name (for hardened checks' messages)");
         static_assert(requires { D::seq_too_large(""); },
                       "relo storage contract: [[noreturn]] static void seq_too_large(const char*)");
         static_assert(requires { { D::seq_fixed_capacity } -> std::convertible_to<bool>; },
@@ -574,8 +585,41 @@ protected:
     }
     RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
 
-    RELO_CONSTEXPR20 size_type index_of_position(const_iterator pos) const noexcept {
-        RELO_EXPECTS(pos >= begin() && pos <= end());
+    // ---- Hardened checks (detail/contracts.hpp): nothing at all when checks are off.
+
+    RELO_CONSTEXPR20 void expects_index(size_type i) const noexcept {
+        RELO_EXPECTS_MSG(i < size(), "%s::operator[]: index %zu is out of range (size() %zu)", Derived::seq_name, i,
+                         size());
+        (void)i;
+    }
+    RELO_CONSTEXPR20 void expects_not_empty(const char* operation) const noexcept {
+        RELO_EXPECTS_MSG(!empty(), "%s::%s: the container is empty", Derived::seq_name, operation);
+        (void)operation;
+    }
+    /// Where an iterator points, in elements from begin() (for messages: it may point anywhere).
+    std::ptrdiff_t offset_of(const T* p) const noexcept {
+        const auto distance = reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(begin());
+        return static_cast<std::ptrdiff_t>(distance / static_cast<std::intptr_t>(sizeof(T)));
+    }
+    /// The length of [first, last), which must not be reversed (a random-access range can tell).
+    template <class It, class Sent>
+    RELO_CONSTEXPR20 size_type checked_length(const char* operation, const It& first, const Sent& last) const {
+#if RELO_PRECONDITIONS_CHECKED
+        if constexpr (std::is_convertible_v<typename iterator_category_of<It>::type, std::random_access_iterator_tag> &&
+                      std::is_same_v<It, Sent>) {
+            const auto n = last - first;
+            RELO_EXPECTS_MSG(n >= 0, "%s::%s: the range [first, last) is reversed (last - first is %td)",
+                             Derived::seq_name, operation, static_cast<std::ptrdiff_t>(n));
+        }
+#endif
+        (void)operation;
+        return range_length(first, last);
+    }
+
+    RELO_CONSTEXPR20 size_type index_of_position(const_iterator pos, const char* operation = "insert") const noexcept {
+        RELO_EXPECTS_MSG(pos >= begin() && pos <= end(), "%s::%s: position %td is outside [0, size() %zu]",
+                         Derived::seq_name, operation, offset_of(pos), size());
+        (void)operation;
         return static_cast<size_type>(pos - begin());
     }
 
@@ -746,7 +790,7 @@ protected:
     template <class It, class Sent>
     RELO_CONSTEXPR20 iterator insert_range_at(size_type at, It first, Sent last) {
         if constexpr (is_forward_iterator_v<It>) {
-            const size_type n = range_length(first, last);
+            const size_type n = checked_length("insert", first, last);
             if constexpr (std::is_convertible_v<It, const T*>) {
                 const size_type src = n == 0 ? npos : index_of_element(static_cast<const T*>(first));
                 if (src != npos) {  // inserting a copy of part of the container into itself
@@ -776,7 +820,7 @@ protected:
     template <class It, class Sent>
     RELO_CONSTEXPR20 void assign_range_impl(It first, Sent last) {
         if constexpr (is_forward_iterator_v<It>) {
-            const size_type n = range_length(first, last);
+            const size_type n = checked_length("assign", first, last);
             if (n > capacity()) {
                 if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
                 if constexpr (!Derived::seq_fixed_capacity)

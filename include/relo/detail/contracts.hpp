@@ -1,0 +1,101 @@
+// relo/detail/contracts.hpp — hardening: what a violated precondition does.
+//
+// Preconditions (operator[] in range, front/back/pop_back on a non-empty container, unchecked push on a
+// non-full one, iterators and ranges inside the container, a resource given back only its own blocks,
+// with their size and alignment, once) are checked when any of these is set:
+//
+//   RELO_HARDENED                  relo's own switch (-DRELO_HARDENED; -DRELO_HARDENED=0 turns checks
+//                                  off, debug builds included)
+//   _GLIBCXX_ASSERTIONS            libstdc++'s hardening, which users already set
+//   _LIBCPP_HARDENING_MODE         libc++'s (any mode but _LIBCPP_HARDENING_MODE_NONE), or the older
+//                                  _LIBCPP_ENABLE_ASSERTIONS
+//   no NDEBUG                      debug builds
+//
+// A violation writes one line to stderr, "relo: <container or resource>::<operation>: <what, with the
+// values>", and traps (__builtin_trap: SIGILL, which no handler of abort() intercepts). Every check is O(1)
+// (a resource's ownership test is O(log chunks)), so a hardened build keeps its complexity. With checks
+// off they cost nothing. In a constant expression a violated check is a compile error.
+//
+// The switch only changes checks, never a layout or what a function writes: translation units built with
+// and without it can share containers and resources.
+#ifndef RELO_DETAIL_CONTRACTS_HPP
+#define RELO_DETAIL_CONTRACTS_HPP
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+
+#if defined(RELO_HARDENED)
+// (-DRELO_HARDENED defines it as 1 and "#define RELO_HARDENED" as nothing: both turn checks on. The
+// arithmetic tells 0 from an empty definition: 0 - 0 - 1 is -1, and "0 - - 1" is 1.)
+#if (0 - RELO_HARDENED - 1) == -1
+#define RELO_PRECONDITIONS_CHECKED 0
+#else
+#define RELO_PRECONDITIONS_CHECKED 1
+#endif
+#elif defined(_GLIBCXX_ASSERTIONS) || !defined(NDEBUG)
+#define RELO_PRECONDITIONS_CHECKED 1
+#elif defined(_LIBCPP_HARDENING_MODE) && defined(_LIBCPP_HARDENING_MODE_NONE)
+#if _LIBCPP_HARDENING_MODE != _LIBCPP_HARDENING_MODE_NONE
+#define RELO_PRECONDITIONS_CHECKED 1
+#else
+#define RELO_PRECONDITIONS_CHECKED 0
+#endif
+#elif defined(_LIBCPP_ENABLE_ASSERTIONS)
+#if _LIBCPP_ENABLE_ASSERTIONS
+#define RELO_PRECONDITIONS_CHECKED 1
+#else
+#define RELO_PRECONDITIONS_CHECKED 0
+#endif
+#else
+#define RELO_PRECONDITIONS_CHECKED 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RELO_PRINTF_FORMAT(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RELO_PRINTF_FORMAT(f, a)
+#endif
+
+namespace relo::detail {
+
+/// Stops the program at once (no destructors, no atexit handlers).
+[[noreturn]] inline void trap() noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_trap();
+#else
+    std::abort();
+#endif
+}
+
+/// Writes "relo: " and the message to stderr, then traps. Defined whether or not checks are on, so that
+/// a program may call it in its own checks of relo's contracts.
+[[noreturn]] RELO_COLD RELO_PRINTF_FORMAT(1, 2) inline void contract_violated(const char* format, ...) noexcept {
+    std::fputs("relo: ", stderr);
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(stderr, format, args);
+    va_end(args);
+    std::fputc('\n', stderr);
+    std::fflush(stderr);
+    trap();
+}
+
+}  // namespace relo::detail
+
+#if RELO_PRECONDITIONS_CHECKED
+/// A precondition: when cond is false, the message (a printf format and its values) and a trap.
+#define RELO_EXPECTS_MSG(cond, ...)                                                      \
+    do {                                                                                 \
+        if (RELO_UNLIKELY(!(cond))) ::relo::detail::contract_violated(__VA_ARGS__);      \
+    } while (false)
+/// An internal invariant: the condition's text and where it is, when it does not hold.
+#define RELO_EXPECTS(cond) \
+    RELO_EXPECTS_MSG(cond, "internal precondition violated: %s (%s:%d)", #cond, __FILE__, __LINE__)
+#else
+#define RELO_EXPECTS_MSG(cond, ...) ((void)0)
+#define RELO_EXPECTS(cond) ((void)0)
+#endif
+
+#endif  // RELO_DETAIL_CONTRACTS_HPP
