@@ -178,23 +178,21 @@ private:
         bool ours = false, fits = false;
         for (std::size_t s = 0; s < shard_count_ && !ours; ++s) {
             guard g(shards_[s].lock);
-            ours = shards_[s].pool->chunk_of(block) != nullptr;
-            fits = ours && shards_[s].pool->holds_block_of(block, i);
+            const auto* c = shards_[s].pool->chunk_of(block);
+            ours = c != nullptr;
+            fits = shards_[s].pool->holds_block_of(c, block, i);
         }
         RELO_EXPECTS_MSG(ours, "relo::synchronized_multipool_resource::deallocate: %p is not a block of this resource",
                          block);
         RELO_EXPECTS_MSG(fits && reinterpret_cast<std::uintptr_t>(block) % alignment == 0,
                          "relo::synchronized_multipool_resource::deallocate: %p is not a block of the %zu-byte class "
                          "at alignment %zu (another size or alignment than the allocation's)", block, bytes, alignment);
-        // Free: its link reads as one (to null or a block of the class in any shard), and it is on a list.
+        // Free: it reads as free (its mark, or its link, to null or a block of the class in any shard), and
+        // it is on a shard's list.
         bool reads_as_free = false, is_free = false;
-        {
-            const multipool_resource::free_block* next = static_cast<multipool_resource::free_block*>(block)->next();
-            reads_as_free = next == nullptr;
-            for (std::size_t s = 0; s < shard_count_ && !reads_as_free; ++s) {
-                guard g(shards_[s].lock);
-                reads_as_free = shards_[s].pool->holds_block_of(next, i);
-            }
+        for (std::size_t s = 0; s < shard_count_ && !reads_as_free; ++s) {
+            guard g(shards_[s].lock);
+            reads_as_free = shards_[s].pool->reads_as_free(block, i);
         }
         for (std::size_t s = 0; s < shard_count_ && reads_as_free && !is_free; ++s) {
             guard g(shards_[s].lock);

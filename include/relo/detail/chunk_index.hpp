@@ -48,11 +48,14 @@ public:
         }
         const range* const first = table_->ranges;
         const range* const last = first + table_->count;
+        if (table_->last_found < table_->count && contains(first[table_->last_found], q))  // (often the same chunk)
+            return first[table_->last_found];
         // The last range that begins at or before q.
         const range* r = std::upper_bound(first, last, q, [](const char* a, const range& b) {
             return std::less<const char*>{}(a, b.begin);
         });
         if (r == first || !contains(r[-1], q)) return range{nullptr, nullptr, nullptr};
+        table_->last_found = static_cast<std::size_t>(r - 1 - first);
         return r[-1];
     }
 
@@ -62,6 +65,7 @@ private:
         const void* newest;  // the list's head when the table was last brought up to date
         std::size_t count;
         std::size_t capacity;
+        std::size_t last_found;  // the range the last search found
         range ranges[1];  // (count of them, sorted by begin; the allocation holds capacity)
     };
     table* table_ = nullptr;
@@ -99,6 +103,7 @@ private:
         auto* grown = static_cast<table*>(std::realloc(table_, sizeof(table) + (capacity - 1) * sizeof(range)));
         if (grown == nullptr) return false;
         if (table_ == nullptr) grown->count = 0;
+        grown->last_found = 0;
         grown->capacity = capacity;
         table_ = grown;
         return true;
