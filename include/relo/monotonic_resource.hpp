@@ -40,6 +40,7 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/vm_arena.hpp"
 
@@ -68,6 +69,7 @@ public:
         current_start_ = buffer_;
         top_ = buffer_;
         end_ = buffer_ + size;
+        detail::poison(buffer_, buffer_size_);  // (nothing handed out yet)
     }
     /// Everything from `arena` (which must outlive the resource): no chunks; release() rewinds the arena to
     /// where it stood when the resource was made (so nothing else may rewind it below that meanwhile).
@@ -77,13 +79,19 @@ public:
 
     monotonic_resource(const monotonic_resource&) = delete;
     monotonic_resource& operator=(const monotonic_resource&) = delete;
-    ~monotonic_resource() override { release(); }
+    ~monotonic_resource() override {
+        release();
+        detail::unpoison(buffer_, buffer_size_);  // (the buffer is its owner's again)
+    }
 
     /// `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc when the upstream (or the
     /// arena) does, or when the size cannot be represented; the resource is then unchanged.
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t n = bytes != 0 ? bytes : 1;  // distinct blocks even for zero bytes
-        if (void* p = detail::bump(top_, end_, n, alignment)) return p;
+        if (void* p = detail::bump(top_, end_, n, alignment)) {
+            detail::unpoison(p, n);
+            return p;
+        }
         return allocate_slow(n, alignment);
     }
 
@@ -93,9 +101,10 @@ public:
         const std::size_t n = bytes != 0 ? bytes : 1;
         if (arena_ != nullptr) {
             arena_->deallocate(p, n, alignment);
-        } else if (static_cast<char*>(p) + n == top_ && p >= current_start_) {
-            top_ = static_cast<char*>(p);
+            return;
         }
+        detail::poison(p, n);
+        if (static_cast<char*>(p) + n == top_ && p >= current_start_) top_ = static_cast<char*>(p);
     }
 
     /// Resizes the block at p, of old_bytes, to new_bytes in place: true when it is the block at the top
@@ -105,6 +114,8 @@ public:
         char* const block = static_cast<char*>(p);
         if (old_bytes == 0 || block + old_bytes != top_ || p < current_start_) return false;
         if (new_bytes == 0 || new_bytes > static_cast<std::size_t>(end_ - block)) return false;
+        if (new_bytes > old_bytes) detail::unpoison(block + old_bytes, new_bytes - old_bytes);
+        else detail::poison(block + new_bytes, old_bytes - new_bytes);
         top_ = block + new_bytes;
         return true;
     }
@@ -120,8 +131,10 @@ public:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
+            detail::unpoison(c, c->size);  // (the upstream may hand the memory out again)
             detail::give_back_chunk(upstream_, c, c->size, chunk_alignment);
         }
+        detail::poison(buffer_, buffer_size_);
         top_ = buffer_;
         end_ = buffer_ == nullptr ? nullptr : buffer_ + buffer_size_;
         current_start_ = buffer_;
@@ -194,6 +207,8 @@ private:
         current_start_ = first;
         top_ = reinterpret_cast<char*>(start) + bytes;
         end_ = static_cast<char*>(memory) + size;
+        detail::poison(first, static_cast<std::size_t>(end_ - first));
+        detail::unpoison(reinterpret_cast<void*>(start), bytes);
         return reinterpret_cast<void*>(start);
     }
 

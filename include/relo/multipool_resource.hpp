@@ -49,6 +49,7 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
+#include "relo/detail/sanitizers.hpp"
 
 namespace relo {
 
@@ -117,12 +118,14 @@ public:
         pool& p = pools_[i];
         ++p.in_use;
         if (void* b = p.free) {
+            detail::unpoison(b, p.size);
             p.free = link_of(b);
             return hand_out(p.size, b);
         }
         if (RELO_LIKELY(p.next != p.end)) {
             void* b = p.next;
             p.next += p.size;
+            detail::unpoison(b, p.size);
             return hand_out(p.size, b);
         }
         return replenish(i);
@@ -322,6 +325,7 @@ private:
         if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
         p.next = first + p.size;
         p.end = first + blocks * p.size;
+        detail::poison(p.next, static_cast<std::size_t>(p.end - p.next));  // (blocks not handed out yet)
         return hand_out(p.size, first);
     }
 
@@ -331,6 +335,7 @@ private:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
+            detail::unpoison(c->base, c->bytes);  // (the upstream may hand the memory out again)
             detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
         }
         while (large_ != nullptr) {
@@ -395,6 +400,7 @@ private:
             if (has_room_for_mark(p.size)) set_word(block, 1, free_mark);
         }
         p.free = block;
+        detail::poison(block, p.size);
     }
 
     // ---- Hardened checks (O(log chunks)).
@@ -431,6 +437,12 @@ private:
         return next == nullptr || holds_block_of(next, i);
     }
 
+    /// Whether block, a block of pool i, is free. Under AddressSanitizer free blocks are poisoned: O(1).
+    bool is_free_block(const void* block, std::size_t i) noexcept {
+        if constexpr (RELO_ASAN) return detail::is_poisoned(block);
+        return reads_as_free(block, i) && on_free_list(block, i);
+    }
+
     /// Whether block is on pool i's free list: O(free blocks), only run when reads_as_free.
     bool on_free_list(const void* block, std::size_t i) const noexcept {
         for (const void* f = pools_[i].free; f != nullptr; f = link_of(f))
@@ -446,7 +458,7 @@ private:
         RELO_EXPECTS_MSG(holds_block_of(c, block, i) && reinterpret_cast<std::uintptr_t>(block) % alignment == 0,
                          "relo::multipool_resource::deallocate: %p is not a block of the %zu-byte class at "
                          "alignment %zu (another size or alignment than the allocation's)", block, bytes, alignment);
-        RELO_EXPECTS_MSG(!(reads_as_free(block, i) && on_free_list(block, i)),
+        RELO_EXPECTS_MSG(!is_free_block(block, i),
                          "relo::multipool_resource::deallocate: %p (class of %zu bytes) is already free: a double "
                          "deallocation", block, bytes);
 #else

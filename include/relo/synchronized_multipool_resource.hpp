@@ -29,6 +29,7 @@
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/resource_base.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/multipool_resource.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -187,14 +188,14 @@ private:
         RELO_EXPECTS_MSG(fits && reinterpret_cast<std::uintptr_t>(block) % alignment == 0,
                          "relo::synchronized_multipool_resource::deallocate: %p is not a block of the %zu-byte class "
                          "at alignment %zu (another size or alignment than the allocation's)", block, bytes, alignment);
-        // Free: it reads as free (its mark, or its link, to null or a block of the class in any shard), and
-        // it is on a shard's list.
-        bool reads_as_free = false, is_free = false;
-        for (std::size_t s = 0; s < shard_count_ && !reads_as_free; ++s) {
+        // Free: poisoned under AddressSanitizer; otherwise it reads as free (its mark, or its link, to null or
+        // a block of the class in any shard), and it is on a shard's list.
+        bool reads_as_free = RELO_ASAN && detail::is_poisoned(block), is_free = reads_as_free;
+        for (std::size_t s = 0; s < shard_count_ && !RELO_ASAN && !reads_as_free; ++s) {
             guard g(shards_[s].lock);
             reads_as_free = shards_[s].pool->reads_as_free(block, i);
         }
-        for (std::size_t s = 0; s < shard_count_ && reads_as_free && !is_free; ++s) {
+        for (std::size_t s = 0; s < shard_count_ && !RELO_ASAN && reads_as_free && !is_free; ++s) {
             guard g(shards_[s].lock);
             is_free = shards_[s].pool->on_free_list(block, i);
         }

@@ -39,6 +39,7 @@
 #include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
 #include "relo/detail/reservation.hpp"
+#include "relo/detail/sanitizers.hpp"
 
 namespace relo {
 
@@ -71,12 +72,18 @@ public:
 
     vm_arena(const vm_arena&) = delete;
     vm_arena& operator=(const vm_arena&) = delete;
-    ~vm_arena() override { reservation::release(base_, reserved_); }
+    ~vm_arena() override {
+        detail::unpoison(base_, committed_);  // (the address range may be mapped again by anyone)
+        reservation::release(base_, reserved_);
+    }
 
     /// `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc when the reservation is
     /// used up or the system refuses a commit (the arena is then unchanged).
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        if (void* p = detail::bump(top_, committed_end_, bytes, alignment)) return p;
+        if (void* p = detail::bump(top_, committed_end_, bytes, alignment)) {
+            detail::unpoison(p, bytes);
+            return p;
+        }
         return allocate_committing(bytes, alignment);
     }
 
@@ -88,6 +95,8 @@ public:
         RELO_EXPECTS_MSG(reinterpret_cast<std::uintptr_t>(p) % alignment == 0,
                          "relo::vm_arena::deallocate: %p is not aligned to %zu, the alignment given", p, alignment);
         (void)alignment;
+        if (static_cast<char*>(p) + bytes > top_) return;  // (beyond the top: given back by a rewind or reset)
+        detail::poison(p, bytes);
         if (static_cast<char*>(p) + bytes == top_) lower_top(static_cast<char*>(p));
     }
 
@@ -104,6 +113,7 @@ public:
         }
         if (offset + new_bytes > committed_ && !commit_noexcept(offset + new_bytes)) return false;
         top_ = block + new_bytes;
+        detail::unpoison(block + old_bytes, new_bytes - old_bytes);
         return true;
     }
 
@@ -125,6 +135,7 @@ public:
     /// Gives back every allocation (in O(1); nothing is destroyed), and the pages `what` says.
     void reset(give_back what = give_back::beyond_slack) noexcept {
         const std::size_t most_used = static_cast<std::size_t>((high_water_ > top_ ? high_water_ : top_) - base_);
+        detail::poison(base_, static_cast<std::size_t>(top_ - base_));
         top_ = base_;
         high_water_ = base_;
         switch (what) {
@@ -163,12 +174,18 @@ private:
         top_ = committed_end_ = high_water_ = base_;
     }
 
+    /// Records the committed size. Pages committed afresh are poisoned (they are above the top); pages
+    /// given back are unpoisoned (their address range may be used otherwise once the arena is gone).
     void set_committed(std::size_t bytes) noexcept {
+        if (bytes > committed_) detail::poison(base_ + committed_, bytes - committed_);
+        else detail::unpoison(base_ + bytes, committed_ - bytes);
         committed_ = bytes;
         committed_end_ = base_ + bytes;
     }
 
+    /// Every byte from new_top to the top is given back (poisoned).
     void lower_top(char* new_top) noexcept {
+        detail::poison(new_top, static_cast<std::size_t>(top_ - new_top));
         if (top_ > high_water_) high_water_ = top_;
         top_ = new_top;
     }
@@ -183,6 +200,7 @@ private:
         if (start + bytes > committed_)
             set_committed(reservation::grow(base_, committed_, reserved_, start + bytes, rule_));
         top_ = base_ + start + bytes;
+        detail::unpoison(base_ + start, bytes);
         return base_ + start;
     }
 
