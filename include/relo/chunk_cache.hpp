@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <memory_resource>
 
+#include "relo/detail/sanitizers.hpp"
+
 namespace relo {
 
 namespace detail {
@@ -52,6 +54,7 @@ inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
         while (b.head != nullptr) {
             chunk_cache_state::free_chunk* const f = b.head;
             b.head = f->next;
+            unpoison(f, b.bytes);
             heap->deallocate(f, b.bytes, alignof(std::max_align_t));
         }
         b.bytes = 0;
@@ -82,6 +85,7 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
                 chunk_cache_state::free_chunk* const f = b.head;
                 b.head = f->next;
                 c.held -= bytes;
+                unpoison(f, bytes);
                 return f;
             }
         }
@@ -90,9 +94,12 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
 }
 
 /// Gives a chunk back: to the thread's cache when its upstream is the global heap and the cache has room
-/// and a list for its size; to the upstream otherwise.
+/// and a list for its size; to the upstream otherwise. (Under AddressSanitizer a cached chunk is poisoned
+/// but for its link, so that a use after a resource's release() is reported; one given to the upstream
+/// is unpoisoned, as the upstream may hand it out again.)
 inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, std::size_t bytes,
                             std::size_t alignment) noexcept {
+    unpoison(chunk, bytes);  // (a resource may have poisoned parts of it)
     if (cacheable(upstream, alignment) && bytes >= sizeof(chunk_cache_state::free_chunk)) {
         chunk_cache_state& c = chunk_cache();
         if (!c.closed && c.held + bytes <= chunk_cache_limit_bytes.load(std::memory_order_relaxed)) {
@@ -115,6 +122,7 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
                 f->next = slot->head;
                 slot->head = f;
                 c.held += bytes;
+                poison(f + 1, bytes - sizeof *f);
                 return;
             }
         }

@@ -33,6 +33,7 @@
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/relocation.hpp"
@@ -65,6 +66,23 @@ struct in_place_constructor {
     friend constexpr bool operator!=(in_place_constructor, in_place_constructor) noexcept { return false; }
 };
 
+/// Whether the slots past the elements are annotated under AddressSanitizer (detail/sanitizers.hpp): only
+/// when the container's destructor, copies and moves are its own code. A trivial destructor could not
+/// clear the annotation when the object's memory is reused, and a trivial copy, or a relocation as bytes,
+/// would read the annotated slots.
+template <class T, std::size_t N>
+inline constexpr bool inplace_annotated_v = N != 0 && !std::is_trivially_destructible_v<T> &&
+                                            !std::is_trivially_copy_constructible_v<T> &&
+                                            !std::is_trivially_move_constructible_v<T> && !is_trivially_relocatable_v<T>;
+
+/// The slots past the n elements of [first, first + N) are unused (from `was` on, before).
+template <class T, std::size_t N>
+RELO_CONSTEXPR20 void annotate_inplace(T* first, std::size_t was, std::size_t n) noexcept {
+    if constexpr (inplace_annotated_v<T, N>) {
+        if (!is_constant_evaluated()) annotate_contiguous(first, first + N, first + was, first + n);
+    }
+}
+
 /// Room for N elements. Trivial T live in a plain array, which constant expressions can use (it is
 /// value-initialized only there: at run time constructing an empty container writes nothing); other T in
 /// a union, so that the container's construction constructs none of them.
@@ -90,7 +108,7 @@ struct inplace_slots<T, N, false, false> {
     union {
         T items[N];
     };
-    RELO_CONSTEXPR20 inplace_slots() noexcept {}
+    RELO_CONSTEXPR20 inplace_slots() noexcept { annotate_inplace<T, N>(items, N, 0); }  // (all unused)
     RELO_CONSTEXPR20 ~inplace_slots() {}  // the elements are destroyed by inplace_core, which knows how many
 };
 
@@ -129,6 +147,7 @@ protected:
     inplace_core& operator=(inplace_core&&) = default;
     RELO_CONSTEXPR20 ~inplace_core() {
         T* first = this->data_ptr();
+        annotate_inplace<T, N>(first, this->stored_size(), N);  // (the memory goes back as it came)
         destroy(static_cast<in_place_constructor<T>&>(*this), first, first + this->stored_size());
     }
 };
@@ -151,6 +170,7 @@ protected:
     RELO_CONSTEXPR20 Derived& self() noexcept { return inplace_access::container<Derived>(*this); }
 
     RELO_CONSTEXPR20 void copy_elements_from(const inplace_transfer& other) {
+        annotate_inplace<T, N>(this->data_ptr(), 0, other.stored_size());
         uninitialized_copy_n(alloc(), other.data_ptr(), other.stored_size(), this->data_ptr());
         this->set_stored_size(other.stored_size());
     }
@@ -158,6 +178,7 @@ protected:
     RELO_CONSTEXPR20 void take_elements(inplace_transfer& other) {
         T* first = other.data_ptr();
         const std::size_t n = other.stored_size();
+        annotate_inplace<T, N>(this->data_ptr(), this->stored_size(), n);
         if constexpr (relocate_as_bytes_v<constructor, T>) {
             relocate_forward(alloc(), first, first + n, this->data_ptr());
             other.set_stored_size(0);
@@ -405,6 +426,7 @@ private:
     // (P0843) before anything changes.
     static constexpr bool seq_fixed_capacity = true;
     static constexpr const char* seq_name = "relo::inplace_vector";
+    static constexpr bool seq_annotated = detail::inplace_annotated_v<T, N>;
     [[noreturn]] static void seq_too_large(const char*) { detail::throw_bad_alloc(); }
 };
 

@@ -131,7 +131,6 @@ public:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            detail::unpoison(c, c->size);  // (the upstream may hand the memory out again)
             detail::give_back_chunk(upstream_, c, c->size, chunk_alignment);
         }
         detail::poison(buffer_, buffer_size_);

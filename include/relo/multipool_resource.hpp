@@ -335,7 +335,6 @@ private:
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            detail::unpoison(c->base, c->bytes);  // (the upstream may hand the memory out again)
             detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
         }
         while (large_ != nullptr) {

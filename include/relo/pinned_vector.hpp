@@ -141,7 +141,10 @@ public:
     /// Takes other's reservation; other is left empty, without one.
     pinned_vector(pinned_vector&& other) noexcept { steal(other); }
 
-    ~pinned_vector() { release_all(); }
+    ~pinned_vector() {
+        const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
+        release_all();
+    }
 
     // ---------------------------------------------------------------------------------------------------
     // Assignment. Copying keeps this reservation when other's elements fit in it, else takes a new one of
@@ -159,6 +162,7 @@ public:
     }
     pinned_vector& operator=(pinned_vector&& other) noexcept {
         if (this != std::addressof(other)) {
+            const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
             release_all();
             steal(other);
         }
@@ -178,7 +182,10 @@ public:
     std::size_t committed_bytes() const noexcept { return committed_; }
 
     /// Decommits every page past size(): capacity() becomes size() rounded up to whole pages.
-    void shrink_to_fit() noexcept { set_committed(reservation::decommit_beyond(base_bytes(), committed_, used_bytes(), rule())); }
+    void shrink_to_fit() noexcept {
+        const typename base::capacity_guard open(*this, 0);
+        set_committed(reservation::decommit_beyond(base_bytes(), committed_, used_bytes(), rule()));
+    }
 
     /// Destroys every element; keeps the policy's retained minimum committed (see above).
     void clear() noexcept {
@@ -237,6 +244,7 @@ private:
     static constexpr bool seq_fixed_capacity = false;
     static constexpr bool seq_grows_out_of_line = false;
     static constexpr const char* seq_name = "relo::pinned_vector";
+    static constexpr bool seq_annotated = true;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     // Growth commits pages; nothing moves. (Inline glue around one out-of-line call that takes values,
@@ -282,13 +290,20 @@ private:
         end_ = begin_;
     }
 
+    /// Records the committed size. Pages given back are unpoisoned first: committed again later, they
+    /// must not carry the annotation of the unused capacity they had (detail/sanitizers.hpp).
     void set_committed(std::size_t bytes) noexcept {
+        if (bytes < committed_) {  // (from the new capacity's end: the bytes after it are clean too)
+            const char* const new_capacity_end = base_bytes() + bytes / sizeof(T) * sizeof(T);
+            detail::unpoison(new_capacity_end, static_cast<std::size_t>(base_bytes() + committed_ - new_capacity_end));
+        }
         committed_ = bytes;
         capacity_end_ = begin_ + bytes / sizeof(T);
     }
 
     /// After shrinking: the pages beyond the hysteresis slack go back to the system.
     void trim() noexcept {
+        const typename base::capacity_guard open(*this, 0);
         if (begin_ != nullptr) set_committed(reservation::trim(base_bytes(), committed_, used_bytes(), rule()));
     }
 

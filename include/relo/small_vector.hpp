@@ -106,6 +106,7 @@ public:
     /// elements do not fit and its block cannot be taken over) or moving an element throws.
     small_vector_base& operator=(small_vector_base&& other) {
         if (this == std::addressof(other)) return *this;
+        const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
         if constexpr (alloc_traits::propagate_on_container_move_assignment::value) {
             // (!(a == b), not a != b: with std::rel_ops in scope, != is ambiguous for some allocators.)
             if (!alloc_traits::is_always_equal::value && !(allocator() == other.allocator())) release_all();
@@ -137,6 +138,7 @@ public:
     /// relo::vector's does. If moving the elements throws, nothing changes.
     void shrink_to_fit() {
         if (!is_on_heap()) return;
+        const typename base::capacity_guard open(*this, base::whole_capacity);
         const block b = heap_block();
         const size_type slots = inline_capacity();
         if (b.size() > slots) {
@@ -158,6 +160,7 @@ public:
     /// propagate_on_container_swap says so; otherwise they must compare equal.
     void swap(small_vector_base& other) {
         if (this == std::addressof(other)) return;
+        const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
         if constexpr (alloc_traits::propagate_on_container_swap::value) {
             using std::swap;
             swap(allocator(), other.allocator());
@@ -201,6 +204,7 @@ protected:
     /// otherwise by relocation. other is left empty.
     void take_elements(small_vector_base& other) {
         RELO_EXPECTS(this->empty());
+        const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
         if (other.is_on_heap() && (alloc_traits::is_always_equal::value || allocator() == other.allocator())) {
             release_all();
             set_heap(other.heap_block());
@@ -249,7 +253,13 @@ private:
     Allocator& allocator() noexcept { return storage_.allocator(); }
     const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
-    void init(size_type inline_capacity) noexcept { set_inline(0, inline_capacity); }
+    void init(size_type inline_capacity) noexcept {
+        set_inline(0, inline_capacity);
+        if constexpr (seq_annotated) {  // (no element yet: every slot unused; detail/sanitizers.hpp)
+            T* const slots = inline_data();
+            detail::annotate_contiguous(slots, slots + inline_capacity, slots + inline_capacity, slots);
+        }
+    }
     block heap_block() const noexcept {
         return {first(), first() + storage_.size, first() + storage_.capacity};
     }
@@ -259,7 +269,10 @@ private:
     }
     /// Records b as the storage (the inline slots hold no elements by now, and keep N).
     void set_heap(const block& b) noexcept {
-        if (!is_on_heap()) record_inline_capacity(storage_.capacity);
+        if (!is_on_heap()) {
+            detail::unpoison(slots_address(), storage_.capacity * sizeof(T));  // (no more element storage)
+            record_inline_capacity(storage_.capacity);
+        }
         storage_.begin = detail::from_raw<stored_pointer>(b.begin);
         storage_.size = b.size();
         storage_.capacity = b.capacity();
@@ -306,6 +319,7 @@ private:
     }
     static constexpr bool seq_fixed_capacity = false;
     static constexpr const char* seq_name = "relo::small_vector";
+    static constexpr bool seq_annotated = sanitizer_annotations<Allocator>::value;
     // Growth is a call taking `this`: the object lives in memory anyway (begin may point into it), and
     // the loop then keeps its few values in registers (docs/small_vectors.md).
     static constexpr bool seq_grows_out_of_line = true;
@@ -429,7 +443,10 @@ public:
         guarded([&] { this->take_elements(other); });
     }
 
-    ~small_vector() { this->release_all(); }
+    ~small_vector() {
+        const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
+        this->release_all();
+    }
 
     small_vector& operator=(const small_vector& other) {
         base::operator=(other);

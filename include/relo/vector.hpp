@@ -108,7 +108,10 @@ public:
         }
     }
 
-    RELO_CONSTEXPR20 ~vector() { release_storage(); }
+    RELO_CONSTEXPR20 ~vector() {
+        const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
+        release_storage();
+    }
 
     // ---------------------------------------------------------------------------------------------------
     // Assignment, honouring propagate_on_container_copy/move_assignment.
@@ -121,6 +124,7 @@ public:
     RELO_CONSTEXPR20 vector& operator=(vector&& other) noexcept(
         alloc_traits::propagate_on_container_move_assignment::value || alloc_traits::is_always_equal::value) {
         if (this == std::addressof(other)) return *this;
+        const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
         constexpr bool steals = alloc_traits::propagate_on_container_move_assignment::value ||
                                 alloc_traits::is_always_equal::value;
         if (steals || allocator() == other.allocator()) {
@@ -146,6 +150,7 @@ public:
     /// moved to a smaller block. An allocation failure leaves the vector as it was and is not reported.
     RELO_CONSTEXPR20 void shrink_to_fit() {
         if (this->size() == this->capacity()) return;
+        const typename base::capacity_guard open(*this, base::whole_capacity);
         if (this->empty()) {
             release_storage();
             return;
@@ -201,6 +206,7 @@ private:
     static constexpr bool seq_fixed_capacity = false;
     static constexpr bool seq_grows_out_of_line = false;
     static constexpr const char* seq_name = "relo::vector";
+    static constexpr bool seq_annotated = sanitizer_annotations<Allocator>::value;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {

@@ -27,6 +27,7 @@ class fixed_ints : public relo::detail::sequence_ops<fixed_ints, int, std::alloc
     [[noreturn]] static void seq_too_large(const char*) { throw std::bad_alloc(); }
     static constexpr bool seq_fixed_capacity = true;
     static constexpr const char* seq_name = "fixed_ints";
+    static constexpr bool seq_annotated = false;
 };
 
 int main() {

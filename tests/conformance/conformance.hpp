@@ -595,4 +595,15 @@ private:
 
 }  // namespace conformance
 
+/// The arena's bytes are copied whole (how shared memory is mapped elsewhere), the unused capacity
+/// included: that allocator's containers are not annotated for AddressSanitizer.
+template <class T>
+struct relo::sanitizer_annotations<conformance::arena_allocator<T>> {
+    static constexpr bool value = false;
+};
+
+namespace conformance {
+
+}  // namespace conformance
+
 #endif  // RELO_TESTS_CONFORMANCE_HPP

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/relocation.hpp"
 
 namespace relo {
@@ -180,9 +181,11 @@ RELO_CONSTEXPR20 auto allocate_at_least(A& a, std::size_t n) {
     }
 }
 
-/// Gives back n elements' storage at raw address p.
+/// Gives back n elements' storage at raw address p (unpoisoned first: a container may have annotated part
+/// of it, and the allocator may hand it out again; detail/sanitizers.hpp).
 template <class A, class T>
 RELO_CONSTEXPR20 void deallocate(A& a, T* p, std::size_t n) noexcept {
+    if (!is_constant_evaluated()) unpoison(p, n * sizeof(T));
     using pointer = typename std::allocator_traits<A>::pointer;
     std::allocator_traits<A>::deallocate(a, from_raw<pointer>(p), n);
 }

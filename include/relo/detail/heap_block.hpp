@@ -18,6 +18,7 @@
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/detail/uninitialized.hpp"
 
 namespace relo::detail {
@@ -74,6 +75,7 @@ struct block_growth {
                 build(built);
                 try {
                     const size_type size = b.size();
+                    unpoison(b.begin, b.capacity() * sizeof(T));  // (the pages may move: detail/sanitizers.hpp)
                     T* p = a.reallocate(b.begin, b.capacity(), want);
                     b = {p, p + size, p + want};
                 } catch (...) {
@@ -163,6 +165,7 @@ struct block_growth {
         if (!is_constant_evaluated()) {
             if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
                 try {
+                    unpoison(b.begin, cap * sizeof(T));
                     T* p = a.reallocate(b.begin, cap, n);
                     return {p, p + n, p + n};
                 } catch (const std::bad_alloc&) {
@@ -236,6 +239,7 @@ private:
         if (b.begin == nullptr || is_constant_evaluated()) return false;
         if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
             const size_type size = b.size();  // before the old pointer becomes invalid
+            unpoison(b.begin, b.capacity() * sizeof(T));
             T* p = a.reallocate(b.begin, b.capacity(), want);
             b = {p, p + size, p + want};
             return true;

@@ -32,6 +32,19 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+namespace relo {
+
+/// Whether relo::vector and relo::small_vector annotate the unused capacity of storage from Allocator under
+/// AddressSanitizer (true unless specialized otherwise): an allocator that checks or reuses the memory
+/// itself, or hands out storage not aligned to 8 bytes on purpose, may turn it off. (libc++ has the same
+/// switch for std::vector: __asan_annotate_container_with_allocator.)
+template <class Allocator>
+struct sanitizer_annotations {
+    static constexpr bool value = true;
+};
+
+}  // namespace relo
+
 namespace relo::detail {
 
 /// [p, p + bytes) may not be read or written until unpoisoned.

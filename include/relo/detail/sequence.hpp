@@ -18,6 +18,8 @@
 //   A&   seq_allocator() noexcept            the allocator to construct/destroy with
 //   size_type seq_max_size() const noexcept
 //   static constexpr const char* seq_name    the container's name, for hardened checks' messages
+//   static constexpr bool seq_annotated      whether AddressSanitizer is told that the capacity past the
+//                                            elements is unused (detail/sanitizers.hpp; capacity_guard)
 //   static void seq_too_large(const char*)  throws what exceeding max_size() throws (std::length_error for
 //                                            growable containers, std::bad_alloc for fixed-capacity ones)
 //   static constexpr bool seq_fixed_capacity  true: capacity() == max_size() always; the storage cannot
@@ -80,6 +82,7 @@
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/optional_ref.hpp"
 #include "relo/relocation.hpp"
@@ -223,6 +226,7 @@ public:
     /// Invalidates every iterator and reference if the storage moves.
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n <= capacity()) return;
+        const capacity_guard open(*this, n - size());
         if (n > max_size()) Derived::seq_too_large("relo: reserve() beyond max_size()");
         if constexpr (!Derived::seq_fixed_capacity) self().seq_reserve(n);
     }
@@ -244,6 +248,7 @@ public:
     // in memory anyway declares seq_grows_out_of_line, and its growth is one call (small_vector).
     template <class... Args>
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference emplace_back(Args&&... args) {
+        const capacity_guard open(*this, 1);
         if (RELO_LIKELY(!self().seq_full())) {
             T* e = self().seq_end();
             construct(alloc(), e, std::forward<Args>(args)...);
@@ -272,6 +277,7 @@ public:
     RELO_CONSTEXPR20 void fast_push_back(T&& value) { fast_emplace_back(std::move(value)); }
     template <class... Args>
     RELO_CONSTEXPR20 reference fast_emplace_back(Args&&... args) {
+        const capacity_guard open(*this, 1);
         T* e = self().seq_end();
         RELO_EXPECTS_MSG(e != self().seq_capacity_end(),
                          "%s::unchecked_push_back/fast_push_back: the container is full (capacity() %zu)",
@@ -294,6 +300,7 @@ public:
     template <class... Args>
     RELO_CONSTEXPR20 optional_ref<T> try_emplace_back(Args&&... args) {
         if (self().seq_full()) return std::nullopt;
+        const capacity_guard open(*this, 1);
         T* e = self().seq_end();
         construct(alloc(), e, std::forward<Args>(args)...);
         self().seq_added_one();
@@ -305,6 +312,7 @@ public:
     /// Precondition: !empty().
     RELO_CONSTEXPR20 void pop_back() noexcept {
         expects_not_empty("pop_back");
+        const capacity_guard open(*this, 0);
         destroy(alloc(), self().seq_end() - 1);
         self().seq_removed_one();
     }
@@ -374,11 +382,13 @@ public:
         T* f = begin() + (first - begin());
         T* l = begin() + (last - begin());
         if (f == l) return f;
+        const capacity_guard open(*this, 0);
         self().seq_set_end(close_gap(alloc(), f, l, end()));
         return f;
     }
 
     RELO_CONSTEXPR20 void clear() noexcept {
+        const capacity_guard open(*this, 0);
         destroy(alloc(), begin(), end());
         self().seq_set_end(begin());
     }
@@ -401,6 +411,7 @@ public:
     // Assignment of new contents. Strong when the storage has to grow; basic otherwise (as std::vector).
 
     RELO_CONSTEXPR20 void assign(size_type n, const T& value) {
+        const capacity_guard open(*this, n > size() ? n - size() : 0);
         if (n > capacity()) {
             if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
             // The old elements (value may be one of them) are destroyed only after the copies exist.
@@ -522,6 +533,8 @@ protected:
                       "relo storage contract: size_type seq_max_size() const noexcept");
         static_assert(requires { { D::seq_name } -> std::convertible_to<const char*>; },
                       "relo storage contract: static constexpr const char* seq_name (for hardened checks' messages)");
+        static_assert(requires { { D::seq_annotated } -> std::convertible_to<bool>; },
+                      "relo storage contract: static constexpr bool seq_annotated (AddressSanitizer annotations)");
         static_assert(requires { D::seq_too_large(""); },
                       "relo storage contract: [[noreturn]] static void seq_too_large(const char*)");
         static_assert(requires { { D::seq_fixed_capacity } -> std::convertible_to<bool>; },
@@ -585,6 +598,102 @@ protected:
     }
     RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
 
+    // ---- AddressSanitizer's view of the capacity (detail/sanitizers.hpp).
+    //
+    // Between operations the capacity past the elements is poisoned (when Derived::seq_annotated). An
+    // operation opens a window first: the `room` slots past the elements it may construct in or move
+    // through (all of them when it may grow the storage or give it away), and on closing (an exception
+    // included) poisons what lies past the elements up to the window's end — or, when the storage changed
+    // meanwhile (fresh storage is clean), up to the new capacity. So push_back costs O(1), not O(capacity).
+    // An operation inside another on the same container (emplace_back inside insert) widens the open window
+    // instead. A destructor opens everything and leaves it so (the memory goes back as it came); element
+    // storage is unpoisoned before it is deallocated (detail::deallocate). Without AddressSanitizer the
+    // guard is an empty object.
+    static constexpr size_type whole_capacity = static_cast<size_type>(-1);
+#if RELO_ASAN
+    /// An open container: its storage when last looked at, and the end of its usable window in it.
+    struct open_container {
+        const void* container;
+        open_container* outer;
+        const T* first;
+        const T* capacity_end;
+        const T* window_end;
+
+        /// Brings the record up to date with storage [first, capacity_end) — fresh storage is clean;
+        /// storage grown in place is clean past the old capacity; a shrunk one keeps its state.
+        void follow(const T* now_first, const T* now_capacity_end) noexcept {
+            if (now_first != first) {
+                window_end = now_capacity_end;
+            } else if (now_capacity_end > capacity_end) {
+                if (window_end == capacity_end) window_end = now_capacity_end;
+            } else if (window_end > now_capacity_end) {
+                window_end = now_capacity_end;
+            }
+            first = now_first;
+            capacity_end = now_capacity_end;
+        }
+    };
+    static open_container*& open_containers() noexcept {
+        static thread_local open_container* innermost = nullptr;
+        return innermost;
+    }
+    class capacity_guard {
+    public:
+        enum class on_close { poison, leave_open };
+        RELO_CONSTEXPR20 explicit capacity_guard(sequence_ops& c, size_type room, on_close how = on_close::poison) noexcept
+            : c_(c), how_(how) {
+            if constexpr (Derived::seq_annotated) {
+                if (is_constant_evaluated()) return;
+                const Derived& d = c.self();
+                const T* const first = d.seq_begin();
+                const T* const end = d.seq_end();
+                const T* const capacity_end = d.seq_capacity_end();
+                const void* const key = std::addressof(c);
+                open_container* record = nullptr;
+                for (open_container* o = open_containers(); o != nullptr && record == nullptr; o = o->outer)
+                    if (o->container == key) record = o;
+                if (record == nullptr) {  // (not open yet: this guard opens it)
+                    node_ = open_container{key, open_containers(), first, capacity_end, end};
+                    open_containers() = &node_;
+                    record = &node_;
+                    opened_ = true;
+                } else {
+                    record->follow(first, capacity_end);
+                }
+                const size_type left = static_cast<size_type>(capacity_end - end);
+                const T* const wanted = end + (room < left ? room : left);
+                if (wanted > record->window_end) {
+                    annotate_contiguous(first, capacity_end, record->window_end, wanted);
+                    record->window_end = wanted;
+                }
+            }
+        }
+        RELO_CONSTEXPR20 ~capacity_guard() {
+            if (!opened_) return;
+            open_containers() = node_.outer;
+            if (how_ == on_close::leave_open) return;
+            const Derived& d = c_.self();
+            node_.follow(d.seq_begin(), d.seq_capacity_end());
+            if (d.seq_end() < node_.window_end)
+                annotate_contiguous(d.seq_begin(), d.seq_capacity_end(), node_.window_end, d.seq_end());
+        }
+        capacity_guard(const capacity_guard&) = delete;
+        capacity_guard& operator=(const capacity_guard&) = delete;
+
+    private:
+        sequence_ops& c_;
+        on_close how_;
+        bool opened_ = false;
+        open_container node_{};
+    };
+#else
+    class capacity_guard {
+    public:
+        enum class on_close { poison, leave_open };
+        constexpr capacity_guard(sequence_ops&, size_type, on_close = on_close::poison) noexcept {}
+    };
+#endif
+
     // ---- Hardened checks (detail/contracts.hpp): nothing at all when checks are off.
 
     RELO_CONSTEXPR20 void expects_index(size_type i) const noexcept {
@@ -642,6 +751,7 @@ protected:
     /// inline storage): the common prefix is swapped, the longer side's rest relocates to the shorter in
     /// one pass. The allocators must be equal.
     RELO_CONSTEXPR20 void swap_elements(Derived& other) {
+        const capacity_guard open_this(*this, whole_capacity), open_other(other, whole_capacity);
         Derived& shorter = size() <= other.size() ? self() : other;
         Derived& longer = size() <= other.size() ? other : self();
         RELO_EXPECTS(shorter.capacity() >= longer.size());
@@ -656,6 +766,7 @@ protected:
     /// released first unless the two compare equal. Basic guarantee, as std::vector's.
     RELO_CONSTEXPR20 void copy_assign(const Derived& other) {
         if (std::addressof(other) == std::addressof(self())) return;
+        const capacity_guard open(*this, whole_capacity);
         using traits = std::allocator_traits<Alloc>;
         if constexpr (traits::propagate_on_container_copy_assignment::value) {
             if (!traits::is_always_equal::value && !(alloc() == other.get_allocator())) self().seq_release();
@@ -728,6 +839,7 @@ protected:
     template <class V>
     RELO_CONSTEXPR20 iterator insert_one(const_iterator pos, V&& value) {
         const size_type at = index_of_position(pos);
+        const capacity_guard open(*this, 1);
         if (pos == end()) {
             emplace_back(std::forward<V>(value));
             return begin() + at;
@@ -752,6 +864,7 @@ protected:
     template <class Make>
     RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
         if (n == 0) return begin() + at;
+        const capacity_guard open(*this, n);
         if constexpr (nothrow_relocate_v<Alloc, T>) {
             // Open the gap; when the storage must grow, while moving the elements to it.
             if (!must_grow_for(n)) {
@@ -791,6 +904,7 @@ protected:
     RELO_CONSTEXPR20 iterator insert_range_at(size_type at, It first, Sent last) {
         if constexpr (is_forward_iterator_v<It>) {
             const size_type n = checked_length("insert", first, last);
+            const capacity_guard open(*this, n);
             if constexpr (std::is_convertible_v<It, const T*>) {
                 const size_type src = n == 0 ? npos : index_of_element(static_cast<const T*>(first));
                 if (src != npos) {  // inserting a copy of part of the container into itself
@@ -805,6 +919,7 @@ protected:
             });
         } else {
             // Single pass: append, then rotate into place. On a throw the appended elements are removed.
+            const capacity_guard open(*this, 0);  // (each emplace_back widens the window)
             const size_type old_size = size();
             try {
                 for (; first != last; ++first) emplace_back(*first);
@@ -821,6 +936,7 @@ protected:
     RELO_CONSTEXPR20 void assign_range_impl(It first, Sent last) {
         if constexpr (is_forward_iterator_v<It>) {
             const size_type n = checked_length("assign", first, last);
+            const capacity_guard open(*this, n > size() ? n - size() : 0);
             if (n > capacity()) {
                 if (n > max_size()) Derived::seq_too_large("relo: assign() beyond max_size()");
                 if constexpr (!Derived::seq_fixed_capacity)
@@ -843,6 +959,7 @@ protected:
                 truncate(out);
             }
         } else {
+            const capacity_guard open(*this, 0);  // (each emplace_back widens the window)
             T* out = begin();
             T* old_end = end();
             for (; first != last && out != old_end; ++out) {
@@ -867,6 +984,7 @@ protected:
     template <class Build>
     RELO_CONSTEXPR20 void construct_with(size_type n, Build&& build) {
         RELO_EXPECTS(empty());
+        const capacity_guard open(*this, n);
         if (n > capacity()) {
             if (n > max_size()) Derived::seq_too_large("relo: size would exceed max_size()");
             if constexpr (!Derived::seq_fixed_capacity) self().seq_rebuild(n, build);
@@ -899,6 +1017,7 @@ protected:
 
     template <class Fill>
     RELO_CONSTEXPR20 void resize_with(size_type n, Fill&& fill) {
+        const capacity_guard open(*this, n > size() ? n - size() : 0);
         const size_type old_size = size();
         if (n <= old_size) {
             truncate(begin() + n);
