@@ -278,6 +278,37 @@ TEST(MultipoolResource, TryExpandWithinTheClass) {
     r.deallocate(p, 33, 8);
 }
 
+// Found by tests/fuzz/multipool_fuzz.cpp: a small block that its alignment sent to the upstream was
+// "expanded" to its size class, past its end.
+TEST(MultipoolResource, TryExpandKnowsBlocksOfTheUpstream) {
+    multipool_options o;
+    o.max_block = 256;
+    multipool_resource r(o);
+    void* p = r.allocate(49, 4096);  // (no class is aligned so: the upstream's)
+    EXPECT_EQ(r.upstream_blocks(), 1u);
+    EXPECT_FALSE(r.try_expand(p, 49, 60, 4096));
+    EXPECT_FALSE(r.try_expand(p, 49, 50, 4096));
+    void* q = r.allocate(49, 8);  // (class 64)
+    EXPECT_TRUE(r.try_expand(q, 49, 60, 8));
+    r.deallocate(q, 60, 8);
+    r.deallocate(p, 49, 4096);
+}
+
+// Found by tests/fuzz/multipool_monotonic_fuzz.cpp: a zero-byte block passed to the upstream ended where
+// it began, at the start of the upstream's next block.
+TEST(MultipoolResource, ZeroByteBlocksOfTheUpstreamAreDistinct) {
+    checking_resource upstream;
+    multipool_options o;
+    o.max_block = 16;
+    multipool_resource r(o, &upstream);
+    char* p = static_cast<char*>(r.allocate(0, 2048));
+    ASSERT_EQ(upstream.live().size(), 1u);
+    const auto& [raw, block] = *upstream.live().begin();
+    EXPECT_LT(p, static_cast<char*>(raw) + block.bytes);  // (inside the upstream's block)
+    r.deallocate(p, 0, 2048);
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+}
+
 TEST(MultipoolResource, OverAMonotonicResource) {
     checking_resource upstream;
     {

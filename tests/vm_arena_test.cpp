@@ -69,6 +69,20 @@ TEST(VmArena, DeallocatingTheTopReclaimsIt) {
     EXPECT_EQ(arena.allocate(64, 8), a);
 }
 
+// Found by tests/fuzz/vm_arena_fuzz.cpp: a zero-byte block shared its address with the next block.
+TEST(VmArena, ZeroByteBlocksAreDistinct) {
+    vm_arena arena(mib);
+    char* a = static_cast<char*>(arena.allocate(0, 1));
+    char* b = static_cast<char*>(arena.allocate(0, 1));
+    char* c = static_cast<char*>(arena.allocate(14, 1));
+    EXPECT_NE(a, b);
+    EXPECT_GE(c, b + 1);
+    EXPECT_FALSE(arena.try_expand(c + 14, 0, 8));
+    arena.deallocate(c, 14, 1);
+    arena.deallocate(b, 0, 1);  // (the top again: reclaimed)
+    EXPECT_EQ(arena.used(), 1u);
+}
+
 TEST(VmArena, TryExpandGrowsAndShrinksTheTopInPlace) {
     vm_arena arena(16 * mib);
     auto* a = static_cast<char*>(arena.allocate(100, 16));
@@ -293,6 +307,34 @@ TEST(VmArenaDeathTest, RefusedCommitIsBadAllocAndChangesNothing) {
                 }
             } catch (const std::bad_alloc&) {
                 std::_Exit(arena.used() == used && used > 0 && used < (std::size_t{4} << 30) ? 0 : 1);
+            }
+        },
+        ::testing::ExitedWithCode(0), "");
+}
+
+// Address space running out (RLIMIT_AS lowered in a child process): a reservation beyond the limit is
+// std::bad_alloc naming its size, never a crash; the default constructor reserves less instead, and the
+// arena works.
+TEST(VmArenaDeathTest, LimitedAddressSpace) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            rlimit as{};
+            as.rlim_cur = as.rlim_max = status_bytes("VmSize:") + 256 * mib;
+            if (::setrlimit(RLIMIT_AS, &as) != 0) std::_Exit(3);
+            try {
+                vm_arena arena(std::size_t{1} << 30);
+                std::_Exit(1);
+            } catch (const std::bad_alloc& e) {
+                if (std::string(e.what()).find("1073741824") == std::string::npos) std::_Exit(2);
+            }
+            vm_arena arena;
+            if (arena.reserved() >= vm_arena::default_reservation) std::_Exit(4);
+            for (int i = 0; i < 1000; ++i) static_cast<char*>(arena.allocate(64 << 10, 8))[0] = 1;
+            try {
+                for (;;) arena.allocate(64 << 10, 8);  // (until the smaller reservation is used up)
+            } catch (const std::bad_alloc&) {
+                std::_Exit(arena.used() <= arena.reserved() ? 0 : 5);
             }
         },
         ::testing::ExitedWithCode(0), "");

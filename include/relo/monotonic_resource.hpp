@@ -108,8 +108,10 @@ public:
     }
 
     /// Resizes the block at p, of old_bytes, to new_bytes in place: true when it is the block at the top
-    /// and its chunk (or the arena) has room; false, and nothing changed, otherwise.
-    bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+    /// and its chunk (or the arena) has room; false, and nothing changed, otherwise. (The alignment, that of
+    /// the allocation, does not matter here: it is taken for the same signature as every resource's.)
+    bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes,
+                    std::size_t /*alignment*/ = alignof(std::max_align_t)) noexcept {
         if (arena_ != nullptr) return arena_->try_expand(p, old_bytes, new_bytes);
         char* const block = static_cast<char*>(p);
         if (old_bytes == 0 || block + old_bytes != top_ || p < current_start_) return false;

@@ -141,11 +141,14 @@ public:
         push_free(block, i);
     }
 
-    /// Resizes a block in place: true when the new size falls in the same size class (nothing to do);
-    /// false otherwise. (So a relo container's growth inside a class costs nothing.)
-    bool try_expand(void* /*block*/, std::size_t old_bytes, std::size_t new_bytes) noexcept {
-        const std::size_t i = class_of(old_bytes, 1);
-        return i < pool_count_ && class_of(new_bytes, 1) == i;
+    /// Resizes a block in place: true when the new size falls in the block's size class (nothing to do);
+    /// false otherwise, and always for a block passed through to the upstream. (So a relo container's growth
+    /// inside a class costs nothing.) old_bytes and alignment must be those of the allocation, as for
+    /// deallocate(): they say which class holds the block.
+    bool try_expand(void* /*block*/, std::size_t old_bytes, std::size_t new_bytes,
+                    std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        const std::size_t i = class_of(old_bytes, alignment);
+        return i < pool_count_ && class_of(new_bytes, alignment) == i;
     }
 
     /// Gives every chunk and every upstream block back (O(chunks + upstream blocks)); the pools start
@@ -351,7 +354,7 @@ private:
         const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
         const std::size_t offset = (sizeof(large_block) + align - 1) / align * align;
         if (bytes > SIZE_MAX / 2 - offset) detail::throw_bad_alloc();
-        const std::size_t total = offset + bytes;
+        const std::size_t total = offset + (bytes != 0 ? bytes : 1);  // (zero bytes: a distinct block all the same)
         char* const raw = static_cast<char*>(upstream_->allocate(total, align));
         auto* l = reinterpret_cast<large_block*>(raw + offset - sizeof(large_block));
         l->previous = nullptr;
@@ -372,7 +375,7 @@ private:
         auto* l = reinterpret_cast<large_block*>(static_cast<char*>(block) - sizeof(large_block));
 #if RELO_PRECONDITIONS_CHECKED
         const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
-        RELO_EXPECTS_MSG(l->magic == large_magic && l->total - l->offset == bytes && l->alignment == align,
+        RELO_EXPECTS_MSG(l->magic == large_magic && l->total - l->offset == (bytes != 0 ? bytes : 1) && l->alignment == align,
                          "relo::multipool_resource::deallocate: %p (%zu bytes, alignment %zu) is not a block it "
                          "passed to the upstream with that size and alignment, or it was given back already",
                          block, bytes, alignment);

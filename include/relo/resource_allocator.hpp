@@ -9,7 +9,7 @@
 // It is constructed from a pointer to its resource, as std::pmr::polymorphic_allocator is, and calls the
 // resource's allocate/deallocate directly: no virtual call (the resource is final), where
 // polymorphic_allocator goes through std::pmr::memory_resource's virtual functions. When the resource
-// has try_expand(p, old_bytes, new_bytes), so does the allocator (the expansion protocol of
+// has try_expand(p, old_bytes, new_bytes, alignment), so does the allocator (the expansion protocol of
 // docs/expansion_protocol.md), and relo's containers grow in place at the top of an arena.
 //
 // Copies refer to the same resource and compare equal exactly when they do; containers copy it on copy
@@ -52,11 +52,12 @@ public:
     void deallocate(T* p, std::size_t n) noexcept { resource_->deallocate(p, n * sizeof(T), alignof(T)); }
 
     /// Resizes the block p of old_n objects to new_n in place (false: nothing changed). Only where the
-    /// resource offers try_expand(void*, old_bytes, new_bytes).
-    template <class R = Resource, class = decltype(std::declval<R&>().try_expand(nullptr, std::size_t{}, std::size_t{}))>
+    /// resource offers try_expand(void*, old_bytes, new_bytes, alignment).
+    template <class R = Resource,
+              class = decltype(std::declval<R&>().try_expand(nullptr, std::size_t{}, std::size_t{}, std::size_t{}))>
     bool try_expand(T* p, std::size_t old_n, std::size_t new_n) noexcept {
         if (new_n > max_size()) return false;
-        return resource_->try_expand(p, old_n * sizeof(T), new_n * sizeof(T));
+        return resource_->try_expand(p, old_n * sizeof(T), new_n * sizeof(T), alignof(T));
     }
 
     std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }

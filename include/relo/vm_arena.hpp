@@ -78,13 +78,15 @@ public:
     }
 
     /// `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc when the reservation is
-    /// used up or the system refuses a commit (the arena is then unchanged).
+    /// used up or the system refuses a commit (the arena is then unchanged). Zero bytes take one: every block
+    /// is distinct, as operator new's are.
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        if (void* p = detail::bump(top_, committed_end_, bytes, alignment)) {
-            detail::unpoison(p, bytes);
+        const std::size_t n = bytes != 0 ? bytes : 1;  // distinct blocks even for zero bytes (as operator new)
+        if (void* p = detail::bump(top_, committed_end_, n, alignment)) {
+            detail::unpoison(p, n);
             return p;
         }
-        return allocate_committing(bytes, alignment);
+        return allocate_committing(n, alignment);
     }
 
     /// Reclaims the block when it ends at the top; otherwise does nothing (reset() gives it back).
@@ -95,16 +97,20 @@ public:
         RELO_EXPECTS_MSG(reinterpret_cast<std::uintptr_t>(p) % alignment == 0,
                          "relo::vm_arena::deallocate: %p is not aligned to %zu, the alignment given", p, alignment);
         (void)alignment;
-        if (static_cast<char*>(p) + bytes > top_) return;  // (beyond the top: given back by a rewind or reset)
-        detail::poison(p, bytes);
-        if (static_cast<char*>(p) + bytes == top_) lower_top(static_cast<char*>(p));
+        const std::size_t n = bytes != 0 ? bytes : 1;
+        if (static_cast<char*>(p) + n > top_) return;  // (beyond the top: given back by a rewind or reset)
+        detail::poison(p, n);
+        if (static_cast<char*>(p) + n == top_) lower_top(static_cast<char*>(p));
     }
 
     /// Resizes the block at p, of old_bytes, to new_bytes in place: true when it is the block at the top
     /// and the reservation has room (committing pages as needed); false, and nothing changed, otherwise.
-    bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+    /// (The alignment, that of the allocation, does not matter here: it is taken for the same signature as
+    /// every resource's.)
+    bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes,
+                    std::size_t /*alignment*/ = alignof(std::max_align_t)) noexcept {
         char* const block = static_cast<char*>(p);
-        if (block + old_bytes != top_) return false;
+        if (old_bytes == 0 || new_bytes == 0 || block + old_bytes != top_) return false;  // (zero: held as one byte)
         const std::size_t offset = static_cast<std::size_t>(block - base_);
         if (new_bytes > reserved_ - offset) return false;
         if (new_bytes < old_bytes) {
