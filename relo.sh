@@ -3,7 +3,8 @@
 #
 #   ./relo.sh test            build and run every test in four configurations (docs/testing.md):
 #                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17, Clang C++20;
-#                             the tests of what threads share under ThreadSanitizer; and the main command
+#                             the tests of what threads share under ThreadSanitizer; the fuzz targets
+#                             (libFuzzer, Clang, ASan + UBSan), each for 30 s; and the main command
 #                             itself, from a clone of the committed tree: ./relo.sh bench --smoke
 #   ./relo.sh bench [ARGS]    build the benchmarks in Release and run them (quick by default), writing report/
 #                             (--full, --tuning, --smoke, --only PATTERN, --rounds N, --out DIR, --redraw:
@@ -61,9 +62,9 @@ configure_and_build() {
 cmd_test() {
   # (The benchmark peers are installed by the main command, which the last step runs.)
   # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's; Qt and libc++
-  # for the relocation trait's.
+  # for the relocation trait's; Clang's runtime (libFuzzer) for the fuzz targets.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
-    git gdb lldb-14 python3-lldb-14 pkg-config qtbase5-dev libc++-14-dev libc++abi-14-dev
+    git gdb lldb-14 python3-lldb-14 pkg-config qtbase5-dev libc++-14-dev libc++abi-14-dev libclang-rt-14-dev
   pick_python
   mkdir -p "$ROOT/build"
   # The first configuration also tests the package (install, find_package, FetchContent, pkg-config, .deb).
@@ -76,6 +77,7 @@ cmd_test() {
     "gcc-cxx17|g++|17|-O2 -DNDEBUG|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
     "clang-cxx20|clang++|20|-O2 -DNDEBUG -DRELO_HARDENED|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF -DRELO_CONFORMANCE_EXTRA_STANDARDS=17;23"
     "gcc-tsan|g++|20|-O1 -g1 -fsanitize=thread|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_THREAD_TESTS_ONLY=ON"
+    "clang-fuzz|clang++|20|-O1 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_TEST_PACKAGE=OFF -DRELO_FUZZ_ONLY=ON"
   )
   local passed=0 failed=0 failed_configs=()
   for c in "${configs[@]}"; do
