@@ -84,7 +84,7 @@ template <class V, class Traits>
 class container_run {
     using T = typename V::value_type;
     using K = kind<T>;
-    static constexpr std::size_t size_cap = 6000;
+    static constexpr std::size_t size_cap = 2000;
     static constexpr bool throws_bad_alloc_when_too_large = std::is_same_v<typename Traits::too_large, std::bad_alloc>;  // (cleared beyond: each input stays fast)
 
     struct subject {

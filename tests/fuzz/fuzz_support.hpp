@@ -45,10 +45,11 @@ public:
         if (n <= 1) return 0;
         return (n <= 256 ? byte() : two_bytes()) % n;
     }
-    /// A count: mostly small, sometimes large enough to cross the page allocator's thresholds.
+    /// A count: mostly small, sometimes large enough to cross the page allocator's thresholds (a page of
+    /// ints), and a pinned_vector's reservation in a few steps.
     std::size_t count() noexcept {
         const std::uint8_t b = byte();
-        return b < 224 ? b % 24 : static_cast<std::size_t>(two_bytes()) % 5000;
+        return b < 224 ? b % 24 : static_cast<std::size_t>(two_bytes()) % 1500;
     }
 
 private:
