@@ -35,11 +35,13 @@ class Experiment:
     between samples of the process's resident memory (None: no sampling); pinned: each case on one core
     (False: on all of them, for experiments that run several threads); bar_charts: False when the section
     draws its own figures; expected_seconds: cell label -> the expected seconds of one case, for the
-    estimate a long run prints before it starts (None: unknown)."""
+    estimate a long run prints before it starts (None: unknown); impl_programs: implementation ->
+    (program, its name there) for implementations that another program runs (a build with other flags),
+    with the same arguments."""
 
     def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", tuning=False,
                  summary=None, chart_by=None, section=None, sample_memory=None, pinned=True, bar_charts=True,
-                 expected_seconds=None):
+                 expected_seconds=None, impl_programs=None):
         self.name, self.title, self.description = name, title, description
         self.program, self.impls, self.baseline = program, impls, baseline
         self.cells = cells
@@ -52,6 +54,11 @@ class Experiment:
         self.pinned = pinned
         self.bar_charts = bar_charts
         self.expected_seconds = expected_seconds
+        self.impl_programs = impl_programs or {}
+
+    def program_of(self, impl):
+        """(program, implementation name in it) that runs impl."""
+        return self.impl_programs.get(impl, (self.program, impl))
 
 
 def memory_limit():

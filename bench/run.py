@@ -167,7 +167,8 @@ def main():
             print(progress, flush=True)
         case_started = time.time()
         try:
-            r = runner.case(e.program, argv, impl, e.sample_memory, e.pinned)
+            program, name = e.program_of(impl)
+            r = runner.case(program, argv, name, e.sample_memory, e.pinned)
         except RuntimeError as err:
             failures.append(str(err))
             continue

@@ -3,6 +3,6 @@
 
 namespace relo_bench {
 
-int run_env_classes(const options& opt) { return run_env_of<class_element_types>(opt); }
+int run_env_classes(const options& opt) { return run_env_of<vector_impls, class_element_types>(opt); }
 
 }  // namespace relo_bench

@@ -1,5 +1,6 @@
-// bench/vector_env_mode.hpp — vector_bench's env mode (the thesis's environment), compiled in two
-// translation units by element kind: vector_env_trivial.cpp and vector_env_classes.cpp.
+// bench/vector_env_mode.hpp — the env mode (the thesis's environment) of vector_bench, compiled in two
+// translation units by element kind (vector_env_trivial.cpp and vector_env_classes.cpp), and of
+// vector_hardened_bench.
 #ifndef RELO_BENCH_VECTOR_ENV_MODE_HPP
 #define RELO_BENCH_VECTOR_ENV_MODE_HPP
 
@@ -16,8 +17,8 @@ namespace relo_bench {
 int run_env_trivial(const options& opt);
 int run_env_classes(const options& opt);
 
-/// One case of the env mode for an element type of ElementTypes.
-template <class ElementTypes>
+/// One case of the env mode for an implementation of Impls and an element type of ElementTypes.
+template <class Impls, class ElementTypes>
 int run_env_of(const options& opt) {
     const std::string impl = opt.required("impl");
     const std::string type = opt.required("type");
@@ -29,7 +30,7 @@ int run_env_of(const options& opt) {
     const bool stats = opt.number("stats", 0) != 0;
 
     bool found_type = false;
-    const bool found_impl = vector_impls::with(impl, [&](auto impl_tag) {
+    const bool found_impl = Impls::with(impl, [&](auto impl_tag) {
         found_type = ElementTypes::with(type, [&](auto element) {
             using Impl = typename decltype(impl_tag)::type;
             using T = typename decltype(element)::type;

@@ -3,6 +3,6 @@
 
 namespace relo_bench {
 
-int run_env_trivial(const options& opt) { return run_env_of<trivial_element_types>(opt); }
+int run_env_trivial(const options& opt) { return run_env_of<vector_impls, trivial_element_types>(opt); }
 
 }  // namespace relo_bench
