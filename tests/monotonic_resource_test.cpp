@@ -136,6 +136,12 @@ TEST(MonotonicResource, UpstreamFailureIsBadAllocAndChangesNothing) {
     EXPECT_NO_THROW(mono.allocate(5000, 8));
 }
 
+// The upstream failing at each of its allocations under containers: std::bad_alloc, the containers as
+// their guarantee says, nothing leaked.
+TEST(MonotonicResource, UpstreamFailuresUnderContainers) {
+    EXPECT_GE(at_every_upstream_failure([](std::pmr::memory_resource* upstream) { return std::make_unique<monotonic_resource>(upstream); }), 5);
+}
+
 TEST(MonotonicResource, OverAnArena) {
     relo::vm_arena arena(std::size_t{64} << 20);
     arena.allocate(10, 1);

@@ -256,6 +256,26 @@ TEST(MultipoolResource, UpstreamFailureIsBadAllocAndChangesNothing) {
     r.deallocate(kept, 40, 8);
 }
 
+// The upstream failing at each of its allocations under containers: std::bad_alloc, the containers as
+// their guarantee says, nothing leaked; alone and over a monotonic resource.
+TEST(MultipoolResource, UpstreamFailuresUnderContainers) {
+    EXPECT_GE(at_every_upstream_failure([](std::pmr::memory_resource* upstream) { return std::make_unique<multipool_resource>(upstream); }), 5);
+    multipool_options fine;
+    fine.classes_per_doubling = 4;
+    fine.first_blocks = 1;
+    EXPECT_GE(at_every_upstream_failure([&](std::pmr::memory_resource* upstream) { return std::make_unique<multipool_resource>(fine, upstream); }),
+              5);
+    struct over_monotonic {
+        relo::monotonic_resource monotonic;
+        multipool_resource pool{&monotonic};
+        explicit over_monotonic(std::pmr::memory_resource* upstream) : monotonic(upstream) {}
+    };
+    EXPECT_GE(at_every_upstream_failure([](std::pmr::memory_resource* upstream) {
+        const auto both = std::make_shared<over_monotonic>(upstream);
+        return std::shared_ptr<multipool_resource>(both, &both->pool);  // (the pool, keeping both alive)
+    }), 5);
+}
+
 TEST(MultipoolResource, OptionsOutOfRange) {
     multipool_options o;
     o.classes_per_doubling = 3;

@@ -1,10 +1,11 @@
 // tests/resource_workout.hpp — containers running on a memory resource under random operations, checked
-// after every step against the same containers on the default allocator.
+// after every step against the same containers on the default allocator, and under upstream failures.
 #ifndef RELO_TESTS_RESOURCE_WORKOUT_HPP
 #define RELO_TESTS_RESOURCE_WORKOUT_HPP
 
 #include <algorithm>
 #include <list>
+#include <memory>
 #include <memory_resource>
 #include <random>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "checking_resource.hpp"
 #include "relo/resource_allocator.hpp"
 #include "relo/vector.hpp"
 
@@ -101,6 +103,53 @@ void random_container_workout(Resource& resource, unsigned seed, int steps) {
             for (int k : set_model) ASSERT_EQ(set_on.count(k), 1u);
             ASSERT_TRUE(std::equal(list_on.begin(), list_on.end(), list_model.begin(), list_model.end()));
             ASSERT_EQ(std::string(string_on), string_model);
+        }
+    }
+}
+
+/// Containers on a resource whose upstream fails its k-th allocation, for k = 0, 1, ... until every
+/// operation completes: a relo::vector of strings (through resource_allocator) and a
+/// std::pmr::unordered_set (through the memory_resource interface) grow, insert and reserve; each failure
+/// is std::bad_alloc out of the operation, the vector unchanged by it (its guarantee is strong for these),
+/// and once the containers and the resource are gone the upstream holds nothing (checking_resource
+/// checks it). make(upstream) returns the resource as a std::unique_ptr or std::shared_ptr. Returns how
+/// many of the upstream's allocations were made to fail.
+template <class Make>
+long at_every_upstream_failure(Make make) {
+    for (long k = 0;; ++k) {
+        checking_resource upstream;
+        bool failed = false;
+        {
+            auto resource = make(&upstream);
+            using R = typename decltype(resource)::element_type;
+            relo::vector<std::string, relo::resource_allocator<std::string, R>> v(resource.get());
+            std::pmr::unordered_set<int> set(resource.get());
+            std::vector<std::string> model;
+            upstream.fail_after(k);
+            try {
+                for (int i = 0; i < 300; ++i) {
+                    const std::string s = "a string long enough for the heap #" + std::to_string(i);
+                    v.push_back(s);
+                    model.push_back(s);
+                    set.insert(i);
+                }
+                v.insert(v.begin() + 1, 50, "inserted");
+                model.insert(model.begin() + 1, 50, "inserted");
+                v.reserve(5000);
+                v.resize(6000, "resized");
+                model.resize(6000, "resized");
+            } catch (const std::bad_alloc&) {
+                failed = true;
+            }
+            upstream.fail_after(-1);
+            EXPECT_TRUE(std::equal(v.begin(), v.end(), model.begin(), model.end())) << "upstream failure " << k;
+            v.push_back("after");  // (and the resource goes on working)
+        }
+        EXPECT_EQ(upstream.live_blocks(), 0u) << "upstream failure " << k;
+        if (!failed) return k;
+        if (k > 10000) {
+            ADD_FAILURE() << "the operations never complete";
+            return k;
         }
     }
 }

@@ -78,6 +78,14 @@ struct handed_block {
 // with a mark, free some themselves and hand the others to whichever thread takes them next; the taker
 // checks the mark and frees the block. At the end nothing is in use, and release() gives the upstream
 // everything back.
+// The upstream failing at each of its allocations under containers (one thread): std::bad_alloc, the
+// containers as their guarantee says, nothing leaked.
+TEST(SynchronizedMultipoolResource, UpstreamFailuresUnderContainers) {
+    EXPECT_GE(at_every_upstream_failure(
+        [](std::pmr::memory_resource* upstream) { return std::make_unique<synchronized_multipool_resource>(upstream); }),
+              5);
+}
+
 TEST(SynchronizedMultipoolResource, EightThreadsAllocatingAndFreeingEachOthersBlocks) {
     locked_checking_resource upstream;
     synchronized_multipool_resource r(&upstream);
