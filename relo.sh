@@ -74,7 +74,7 @@ cmd_test() {
   local configs=(
     "gcc-cxx20|g++|20|-O1 -g1|-DRELO_WERROR=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=23"
     "gcc-asan-ubsan|g++|20|-O0 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
-    "gcc-cxx17|g++|17|-O2 -DNDEBUG|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
+    "gcc-cxx17|g++|17|-O2 -DNDEBUG -DRELO_PORTABLE_POSIX|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
     "clang-cxx20|clang++|20|-O2 -DNDEBUG -DRELO_HARDENED|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF -DRELO_CONFORMANCE_EXTRA_STANDARDS=17;23"
     "gcc-tsan|g++|20|-O1 -g1 -fsanitize=thread|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_THREAD_TESTS_ONLY=ON"
     "clang-fuzz|clang++|20|-O1 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_TEST_PACKAGE=OFF -DRELO_FUZZ_ONLY=ON"
@@ -89,7 +89,7 @@ cmd_test() {
     local t1=$SECONDS
     log "[$name] run tests"
     local out="$ROOT/build/$name.ctest.log"
-    if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WINEDEBUG=-all \
         ctest --output-on-failure -j "$JOBS" >"$out" 2>&1); then :; else failed_configs+=("$name"); fi
     grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" "$out" | tail -n 20 || true
     log "[$name] built in $((t1 - t0)) s, tests ran in $((SECONDS - t1)) s"

@@ -162,7 +162,8 @@ TEST(PageAllocator, BlocksCrossTheHugePageThreshold) {
     a.deallocate(p, n);
     if (relo::detail::os::huge_page_size() != 0) {
         auto big = a.allocate_at_least(9 * mib_ints);
-        EXPECT_EQ((64 + big.count * sizeof(int)) % relo::detail::os::huge_page_size(), 0u)
+        const std::size_t committed = 64 + big.count * sizeof(int);
+        EXPECT_EQ(relo::detail::os::round_up_to_huge_pages(committed), committed)
             << "from the threshold on a block commits whole huge pages";
         fill(big.ptr, big.count);
         a.deallocate(big.ptr, big.count);

@@ -4,9 +4,11 @@
 // system's calls (in child processes with lowered limits).
 #include "relo/pinned_vector.hpp"
 
+#if !defined(_WIN32)
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -67,6 +69,7 @@ TEST(PinnedVectorExceptions, EveryThrowPoint) {
 
 // ---- Helpers: what the system says about a range of memory.
 
+#if !defined(_WIN32)  // (/proc/self/maps and resource limits: Linux)
 /// The mappings of /proc/self/maps that overlap [p, p + bytes).
 int mappings_over(const void* p, std::size_t bytes) {
     std::ifstream maps("/proc/self/maps");
@@ -86,6 +89,7 @@ void set_limit(int resource, std::size_t bytes) {
     const rlimit limit{bytes, bytes};
     if (::setrlimit(resource, &limit) != 0) std::_Exit(3);
 }
+#endif
 
 // ---- Elements never move.
 
@@ -286,7 +290,10 @@ TEST(PinnedVector, HugePageCommitDoublesThenCommitsHugePages) {
     EXPECT_LE(commits, 12);
     EXPECT_EQ(v.committed_bytes() % (std::size_t{2} << 20), 0u);
     EXPECT_EQ(v.capacity(), v.committed_bytes() / sizeof(int));
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % (std::size_t{2} << 20), 0u) << "huge-page aligned";
+    if (relo::detail::os::huge_page_size() != 0) {  // (where relo uses huge pages: not on other systems)
+        const auto start = reinterpret_cast<std::uintptr_t>(v.data());
+        EXPECT_EQ(relo::detail::os::round_up_to_huge_pages(start), start) << "huge-page aligned";
+    }
 }
 
 TEST(PinnedVector, PageCommitCommitsOnePageAtATime) {
@@ -362,6 +369,7 @@ TEST(PinnedVectorDeathTest, WritePastTheCommittedEndFaults) {
     volatile int* past = v.data() + v.capacity();
     EXPECT_DEATH(*past = 1, "");
 }
+#if !defined(_WIN32)  // (counts the mappings of /proc/self/maps)
 
 TEST(PinnedVectorDeathTest, WritePastTheReservationFaults) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -393,8 +401,11 @@ TEST(PinnedVector, OneOrTwoMappingsPerVector) {
     expect_one_or_two_mappings<relo::huge_page_commit>();
     expect_one_or_two_mappings<relo::page_commit>();
 }
+#endif
 
-// ---- Failures of the system's calls, in a child process with a lowered limit.
+// ---- Failures of the system's calls, in a child process with a lowered limit. (Linux's resource limits;
+// Windows has none for a process: a job object's limit would be the counterpart.)
+#if !defined(_WIN32)
 
 // A commit the system refuses (RLIMIT_DATA bounds writable private memory, mprotect included) is
 // std::bad_alloc, and the vector is unchanged.
@@ -443,6 +454,8 @@ TEST(PinnedVectorDeathTest, LimitedAddressSpace) {
         },
         ::testing::ExitedWithCode(0), "");
 }
+
+#endif
 
 }  // namespace
 }  // namespace relo_test

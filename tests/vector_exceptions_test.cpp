@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#if !defined(_WIN32)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <gtest/gtest.h>
 
@@ -40,9 +42,10 @@ TEST(VectorExceptions, AllocationFailureLeavesTheVectorUnchanged) {
     run_allocation_failures<relo::vector<counted, test_allocator<counted>>>();
 }
 
-// ---- The kernel refusing memory: RLIMIT_AS lowered in a child process.
+// ---- The kernel refusing memory: RLIMIT_AS lowered in a child process. (Not on Windows, which has no
+// RLIMIT_AS: a job object's memory limit would be its counterpart.)
 
-#if !RELO_TEST_ASAN
+#if !RELO_TEST_ASAN && !defined(_WIN32)
 long address_space_in_use() {
     FILE* f = std::fopen("/proc/self/statm", "r");
     long pages = 0;

@@ -4,9 +4,11 @@
 // arena: std::pmr ones through the memory_resource interface, relo::vector growing in place at the top.
 #include "relo/vm_arena.hpp"
 
+#if !defined(_WIN32)
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -287,6 +289,8 @@ TEST(VmArenaDeathTest, WritePastTheReservationFaults) {
     volatile char* past = p + mib;  // the guard page
     EXPECT_DEATH(*past = 1, "");
 }
+// (Resource limits: Linux. Windows has none for a process; a job object's limit would be the counterpart.)
+#if !defined(_WIN32)
 
 TEST(VmArenaDeathTest, RefusedCommitIsBadAllocAndChangesNothing) {
     // (AddressSanitizer maps its own memory as the test runs: under the lowered limit it fails first.)
@@ -339,6 +343,8 @@ TEST(VmArenaDeathTest, LimitedAddressSpace) {
         },
         ::testing::ExitedWithCode(0), "");
 }
+
+#endif
 
 }  // namespace
 }  // namespace relo_test

@@ -207,9 +207,7 @@ private:
     static void* malloc_block(std::size_t bytes) {
         void* p;
         if constexpr (alignof(T) > alignof(std::max_align_t)) {
-            // aligned_alloc wants a multiple of the alignment.
-            const std::size_t rounded = (bytes + alignof(T) - 1) / alignof(T) * alignof(T);
-            p = std::aligned_alloc(alignof(T), rounded == 0 ? alignof(T) : rounded);
+            p = detail::os::aligned_malloc(bytes, alignof(T));
         } else {
             p = std::malloc(bytes == 0 ? 1 : bytes);
         }
@@ -217,10 +215,20 @@ private:
         return p;
     }
 
-    static void free_block(void* p) noexcept { std::free(p); }
+    static void free_block(void* p) noexcept {
+        if constexpr (alignof(T) > alignof(std::max_align_t)) {
+            detail::os::aligned_free(p);
+        } else {
+            std::free(p);
+        }
+    }
 
     static std::size_t usable_bytes(T* p, std::size_t requested) noexcept {
-        return detail::os::malloc_usable_bytes(p, requested);
+        if constexpr (alignof(T) > alignof(std::max_align_t)) {
+            return detail::os::aligned_usable_bytes(p, requested, alignof(T));
+        } else {
+            return detail::os::malloc_usable_bytes(p, requested);
+        }
     }
 
     // The count to report for a malloc block of n objects: its usable size, but kept below the mapping

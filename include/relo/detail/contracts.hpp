@@ -52,7 +52,10 @@
 #define RELO_PRECONDITIONS_CHECKED 0
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+// (MinGW's printf is Microsoft's, which may not know %zu: the messages go through MinGW's own, the GNU one.)
+#define RELO_PRINTF_FORMAT(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define RELO_PRINTF_FORMAT(f, a) __attribute__((format(printf, f, a)))
 #else
 #define RELO_PRINTF_FORMAT(f, a)
@@ -75,7 +78,11 @@ namespace relo::detail {
     std::fputs("relo: ", stderr);
     va_list args;
     va_start(args, format);
+#if defined(__MINGW32__)
+    __mingw_vfprintf(stderr, format, args);
+#else
     std::vfprintf(stderr, format, args);
+#endif
     va_end(args);
     std::fputc('\n', stderr);
     std::fflush(stderr);

@@ -43,8 +43,7 @@ public:
     /// The committed length of a block whose elements end `end` bytes into the reservation: whole
     /// pages, or whole huge pages from the huge-page threshold on.
     static std::size_t committed_length(std::size_t end, const large_block_options& opt) noexcept {
-        if (uses_huge_pages(end, opt)) return round_up(end, os::huge_page_size());
-        return os::round_up_to_pages(end);
+        return uses_huge_pages(end, opt) ? os::round_up_to_huge_pages(end) : os::round_up_to_pages(end);
     }
 
     /// A new block for `bytes` bytes of elements. Throws std::bad_alloc.
@@ -115,14 +114,13 @@ public:
         }
         if (target == nullptr) throw_bad_alloc();
         try {
-            os::remap_to(base, old_committed, new_committed, target);
+            os::remap_to(base, old_committed, old_reserved, new_committed, target);
         } catch (...) {
             os::release(target, reserved);
             throw;
         }
         // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
         if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
-        if (old_reserved > old_committed) os::release(base + old_committed, old_reserved - old_committed);
         header(target)->reserved = reserved;
         return static_cast<char*>(target) + offset;
     }
@@ -132,8 +130,6 @@ private:
         std::size_t reserved;
     };
     static block_header* header(void* base) noexcept { return static_cast<block_header*>(base); }
-
-    static std::size_t round_up(std::size_t n, std::size_t unit) noexcept { return (n + unit - 1) / unit * unit; }
 
     static bool uses_huge_pages(std::size_t committed, const large_block_options& opt) noexcept {
         const std::size_t huge = os::huge_page_size();

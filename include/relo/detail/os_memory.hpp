@@ -1,67 +1,108 @@
-// relo/detail/os_memory.hpp — layer 1: every call relo makes to the operating system's virtual memory.
+// relo/detail/os_memory.hpp — layer 1: every call relo makes to the operating system's virtual memory,
+// and the C library's calls whose spelling differs between systems.
 //
-// Nothing else in relo calls mmap, mremap, mprotect, madvise or munmap. Every failure is checked here and
-// becomes std::bad_alloc, or a `false` return where the caller has a fallback. Non-Linux POSIX systems
-// get portable fallbacks (no mremap) in this file and nowhere else.
+// Nothing else in relo calls mmap, mremap, mprotect, madvise, munmap, VirtualAlloc or VirtualFree. Every
+// failure is checked here and becomes std::bad_alloc, or a `false` return where the caller has a
+// fallback. Three backends, chosen here and nowhere else:
+//   - Linux: mremap (growth in place, page-table moves), madvise (pages given back, transparent huge
+//     pages), MAP_NORESERVE, malloc_usable_size.
+//   - Any other POSIX system: what POSIX alone offers (mmap, mprotect, munmap): growth in place by a
+//     mapping asked for right after the old one, moves by copying, pages given back by mapping fresh ones
+//     over them, no malloc_usable_size. -DRELO_PORTABLE_POSIX forces it on Linux, which is how it is tested.
+//   - Windows: VirtualAlloc's reserve (MEM_RESERVE) and commit (MEM_COMMIT), VirtualFree's decommit and
+//     release; a reservation cannot grow in place, so a block past its reservation moves by copying
+//     (docs/portability.md measures it); _msize; _aligned_malloc.
 //
 // All sizes are in bytes and are rounded up to whole pages here, so callers may pass exact byte counts
-// as long as they pass the same count for the same block every time.
+// as long as they pass the same count for the same block every time. A range given to release() is a
+// whole reservation, as reserve() made it: Windows can only give back whole ones.
 #ifndef RELO_DETAIL_OS_MEMORY_HPP
 #define RELO_DETAIL_OS_MEMORY_HPP
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <malloc.h>
+#include <windows.h>
+#define RELO_OS_WINDOWS 1
+#define RELO_HAS_LINUX_VM 0
+#define RELO_HAS_MALLOC_USABLE_SIZE 1  // (_msize)
+#else
 #include <sys/mman.h>
 #include <unistd.h>
-
-#if defined(__GLIBC__) || defined(__linux__)
+#define RELO_OS_WINDOWS 0
+#if !defined(RELO_PORTABLE_POSIX) && (defined(__GLIBC__) || defined(__linux__))
 #include <malloc.h>
 #define RELO_HAS_MALLOC_USABLE_SIZE 1
+#define RELO_HAS_LINUX_VM 1  // mremap, madvise, MAP_NORESERVE, transparent huge pages
 #else
 #define RELO_HAS_MALLOC_USABLE_SIZE 0
+#define RELO_HAS_LINUX_VM 0
+#endif
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
 #endif
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 
-#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#if RELO_HAS_LINUX_VM && defined(MREMAP_MAYMOVE)
 #define RELO_HAS_MREMAP 1
 #else
 #define RELO_HAS_MREMAP 0
 #endif
 
-#ifndef MAP_NORESERVE
-#define MAP_NORESERVE 0
-#endif
-#ifndef MAP_ANONYMOUS
-#define MAP_ANONYMOUS MAP_ANON
-#endif
-
 namespace relo::detail::os {
+
+#if !RELO_OS_WINDOWS
+/// mmap's flags for address space that is reserved, not backed: MAP_NORESERVE where the system has it.
+#if RELO_HAS_LINUX_VM && defined(MAP_NORESERVE)
+inline constexpr int reserve_flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+#else
+inline constexpr int reserve_flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#endif
+#endif
 
 /// The virtual-memory page size (read once).
 inline std::size_t page_size() noexcept {
     static const std::size_t size = [] {
-        long s = ::sysconf(_SC_PAGESIZE);
+#if RELO_OS_WINDOWS
+        SYSTEM_INFO info;
+        ::GetSystemInfo(&info);
+        const long s = static_cast<long>(info.dwPageSize);
+#else
+        const long s = ::sysconf(_SC_PAGESIZE);
+#endif
         return s > 0 ? static_cast<std::size_t>(s) : std::size_t{4096};
     }();
     return size;
 }
 
-/// `bytes` rounded up to a whole number of pages; SIZE_MAX-safe (saturates to a value mmap rejects).
+/// `bytes` rounded up to a whole number of pages; SIZE_MAX-safe (saturates to a value the system rejects).
 inline std::size_t round_up_to_pages(std::size_t bytes) noexcept {
     const std::size_t mask = page_size() - 1;
     if (bytes > SIZE_MAX - mask) return SIZE_MAX & ~mask;
     return (bytes + mask) & ~mask;
 }
 
-/// The bytes a malloc block of `requested` bytes really holds (malloc_usable_size where the C library
-/// has it, otherwise `requested`).
+/// The bytes a malloc block of `requested` bytes really holds (malloc_usable_size or _msize where the C
+/// library has it, otherwise `requested`).
 inline std::size_t malloc_usable_bytes(void* p, std::size_t requested) noexcept {
-#if RELO_HAS_MALLOC_USABLE_SIZE
+#if RELO_OS_WINDOWS
+    (void)requested;
+    return ::_msize(p);
+#elif RELO_HAS_MALLOC_USABLE_SIZE
     (void)requested;
     return ::malloc_usable_size(p);
 #else
@@ -70,15 +111,54 @@ inline std::size_t malloc_usable_bytes(void* p, std::size_t requested) noexcept 
 #endif
 }
 
-/// Unmap a range obtained from reserve() (or a page-aligned part of one).
+/// `bytes` (rounded up to a multiple of `alignment`, a power of two above alignof(max_align_t)) from the
+/// C library's heap; nullptr on failure. Given back with aligned_free().
+inline void* aligned_malloc(std::size_t bytes, std::size_t alignment) noexcept {
+    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;  // (what aligned_alloc asks)
+#if RELO_OS_WINDOWS
+    return ::_aligned_malloc(rounded == 0 ? alignment : rounded, alignment);
+#else
+    return std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+#endif
+}
+/// What malloc_usable_bytes() is to malloc, for a block of aligned_malloc().
+inline std::size_t aligned_usable_bytes(void* p, std::size_t requested, std::size_t alignment) noexcept {
+#if RELO_OS_WINDOWS
+    (void)p;  // (_aligned_msize is not in every C runtime mingw-w64 targets)
+    (void)alignment;
+    return requested;
+#else
+    (void)alignment;
+    return malloc_usable_bytes(p, requested);
+#endif
+}
+inline void aligned_free(void* p) noexcept {
+#if RELO_OS_WINDOWS
+    ::_aligned_free(p);
+#else
+    std::free(p);
+#endif
+}
+
+/// Gives back a whole reservation, [p, p + bytes), as reserve() made it (on POSIX systems, also a
+/// page-aligned part of one).
 inline void release(void* p, std::size_t bytes) noexcept {
-    if (p != nullptr && bytes != 0) (void)::munmap(p, round_up_to_pages(bytes));
+    if (p == nullptr || bytes == 0) return;
+#if RELO_OS_WINDOWS
+    (void)::VirtualFree(p, 0, MEM_RELEASE);
+#else
+    (void)::munmap(p, round_up_to_pages(bytes));
+#endif
 }
 
 /// Reserve `bytes` of address space with no access and no backing store; nullptr on failure.
 inline void* try_reserve(std::size_t bytes) noexcept {
-    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+#if RELO_OS_WINDOWS
+    return ::VirtualAlloc(nullptr, round_up_to_pages(bytes), MEM_RESERVE, PAGE_NOACCESS);
+#else
+    void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, reserve_flags, -1, 0);
     return p == MAP_FAILED ? nullptr : p;
+#endif
 }
 
 /// Reserve `bytes` of address space with no access and no backing store. Throws std::bad_alloc.
@@ -89,54 +169,88 @@ inline void* reserve(std::size_t bytes) {
 }
 
 /// Reserve `bytes` of address space as try_reserve() does, starting at a multiple of `alignment` (a power
-/// of two, a multiple of the page size): an over-sized reservation is trimmed. nullptr on failure.
+/// of two, a multiple of the page size). nullptr on failure.
 inline void* try_reserve_aligned(std::size_t bytes, std::size_t alignment) noexcept {
     const std::size_t length = round_up_to_pages(bytes);
     if (alignment <= page_size()) return try_reserve(length);
     if (length > SIZE_MAX - alignment) return nullptr;
+    const std::uintptr_t mask = alignment - 1;
+#if RELO_OS_WINDOWS
+    // A reservation is given back whole, never trimmed: find an aligned address in a larger one, give
+    // that back and reserve at the address (another thread may take it meanwhile: then try again).
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        void* raw = try_reserve(length + alignment);
+        if (raw == nullptr) return nullptr;
+        const auto aligned = (reinterpret_cast<std::uintptr_t>(raw) + mask) & ~mask;
+        release(raw, length + alignment);
+        if (void* p = ::VirtualAlloc(reinterpret_cast<void*>(aligned), length, MEM_RESERVE, PAGE_NOACCESS)) return p;
+    }
+    return nullptr;
+#else
+    // An over-sized reservation, trimmed.
     char* raw = static_cast<char*>(try_reserve(length + alignment));
     if (raw == nullptr) return nullptr;
-    const std::uintptr_t mask = alignment - 1;
     char* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(raw) + mask) & ~mask);
     if (aligned != raw) release(raw, static_cast<std::size_t>(aligned - raw));
     const std::size_t tail = static_cast<std::size_t>((raw + length + alignment) - (aligned + length));
     if (tail != 0) release(aligned + length, tail);
     return aligned;
+#endif
 }
 
 /// Make reserved pages readable and writable. `p` must be page-aligned. False on failure.
 inline bool commit(void* p, std::size_t bytes) noexcept {
-    return ::mprotect(p, round_up_to_pages(bytes), PROT_READ | PROT_WRITE) == 0;
-}
-
-/// Give committed pages back to the system; they stay readable and writable (and read as zeros).
-inline void discard(void* p, std::size_t bytes) noexcept {
-#if defined(MADV_DONTNEED)
-    (void)::madvise(p, round_up_to_pages(bytes), MADV_DONTNEED);
+#if RELO_OS_WINDOWS
+    return ::VirtualAlloc(p, round_up_to_pages(bytes), MEM_COMMIT, PAGE_READWRITE) != nullptr;
 #else
-    (void)p;
-    (void)bytes;
+    return ::mprotect(p, round_up_to_pages(bytes), PROT_READ | PROT_WRITE) == 0;
 #endif
 }
 
 /// Give committed pages back to the system and make them inaccessible again (the range stays reserved).
 inline void decommit(void* p, std::size_t bytes) noexcept {
-    discard(p, bytes);
+#if RELO_OS_WINDOWS
+    (void)::VirtualFree(p, round_up_to_pages(bytes), MEM_DECOMMIT);
+#elif RELO_HAS_LINUX_VM
+    (void)::madvise(p, round_up_to_pages(bytes), MADV_DONTNEED);
     (void)::mprotect(p, round_up_to_pages(bytes), PROT_NONE);
+#else
+    // (Fresh reserved pages mapped over the range: the old ones go back; POSIX has nothing lighter.)
+    (void)::mmap(p, round_up_to_pages(bytes), PROT_NONE, reserve_flags | MAP_FIXED, -1, 0);
+#endif
 }
 
-/// The size of a transparent huge page (a PMD mapping), or 0 where relo does not use them.
+/// Give committed pages back to the system; they stay readable and writable (and read as zeros).
+inline void discard(void* p, std::size_t bytes) noexcept {
+#if RELO_OS_WINDOWS
+    decommit(p, bytes);  // (MEM_RESET would keep the old bytes readable until the system takes them)
+    (void)commit(p, bytes);
+#elif RELO_HAS_LINUX_VM
+    (void)::madvise(p, round_up_to_pages(bytes), MADV_DONTNEED);
+#else
+    (void)::mmap(p, round_up_to_pages(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+#endif
+}
+
+/// The size of a transparent huge page (a PMD mapping), or 0 where relo does not use them. (Windows'
+/// large pages need a privilege and are committed when reserved, which reserve-then-commit cannot use.)
 constexpr std::size_t huge_page_size() noexcept {
-#if defined(__linux__) && defined(MADV_HUGEPAGE) && (defined(__x86_64__) || defined(__aarch64__))
+#if RELO_HAS_LINUX_VM && defined(MADV_HUGEPAGE) && (defined(__x86_64__) || defined(__aarch64__))
     return std::size_t{2} << 20;
 #else
     return 0;
 #endif
 }
 
+/// `bytes` rounded up to whole huge pages (to whole pages where relo uses none).
+inline std::size_t round_up_to_huge_pages(std::size_t bytes) noexcept {
+    const std::size_t unit = huge_page_size() != 0 ? huge_page_size() : page_size();
+    return (bytes + unit - 1) / unit * unit;
+}
+
 /// Ask for transparent huge pages on a range (advice only; ignored where unsupported).
 inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
-#if defined(MADV_HUGEPAGE)
+#if RELO_HAS_LINUX_VM && defined(MADV_HUGEPAGE)
     (void)::madvise(p, round_up_to_pages(bytes), MADV_HUGEPAGE);
 #else
     (void)p;
@@ -144,37 +258,48 @@ inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
-/// Resize the mapping at `p` without moving it. Shrinking always succeeds; growing succeeds when the
-/// address space after the mapping is free. Never throws; false means nothing changed.
+/// Grow the reservation at `p` (its last mapping, old_bytes long) without moving it, when the address
+/// space after it is free. Never throws; false means nothing changed. (Windows: always false. A second
+/// reservation right after the first would have to be given back on its own.)
 inline bool remap_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
     const std::size_t old_len = round_up_to_pages(old_bytes);
     const std::size_t new_len = round_up_to_pages(new_bytes);
-    if (old_len == new_len) return true;
-#if RELO_HAS_MREMAP
+    if (new_len <= old_len) return new_len == old_len;
+#if RELO_OS_WINDOWS
+    (void)p;
+    return false;
+#elif RELO_HAS_MREMAP
     return ::mremap(p, old_len, new_len, 0) != MAP_FAILED;
 #else
-    if (new_len < old_len) {
-        release(static_cast<char*>(p) + new_len, old_len - new_len);
-        return true;
-    }
+    // A reservation asked for right after the mapping: where the system puts it there, the two are one
+    // range to munmap (and to commit in, page by page). Without MAP_FIXED nothing else is overwritten.
+    char* const end = static_cast<char*>(p) + old_len;
+    void* q = ::mmap(end, new_len - old_len, PROT_NONE, reserve_flags, -1, 0);
+    if (q == MAP_FAILED) return false;
+    if (q == end) return true;
+    (void)::munmap(q, new_len - old_len);
     return false;
 #endif
 }
 
-/// Move the pages of [p, p + old_bytes) to `target` (page-aligned, inside address space the caller
-/// reserved), resized to new_bytes; the old range is unmapped. Where the kernel can, page-table entries
-/// move and no byte is copied. Throws std::bad_alloc; on a throw nothing changed.
-inline void* remap_to(void* p, std::size_t old_bytes, std::size_t new_bytes, void* target) {
+/// Move the pages of [p, p + old_bytes) to `target` (the start of a reservation the caller made), resized
+/// to new_bytes and committed, then give back the whole old reservation, [p, p + old_reserved). Where the
+/// kernel can, page-table entries move and no byte is copied. Throws std::bad_alloc; on a throw nothing
+/// changed.
+inline void* remap_to(void* p, std::size_t old_bytes, std::size_t old_reserved, std::size_t new_bytes, void* target) {
     const std::size_t old_len = round_up_to_pages(old_bytes);
     const std::size_t new_len = round_up_to_pages(new_bytes);
 #if RELO_HAS_MREMAP && defined(MREMAP_FIXED)
     void* q = ::mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, target);
-    if (q != MAP_FAILED) return q;
+    if (q != MAP_FAILED) {
+        if (old_reserved > old_len) release(static_cast<char*>(p) + old_len, old_reserved - old_len);
+        return q;
+    }
 #endif
-    // Portable path (and the kernel's refusal, e.g. a range that spans several mappings): copy.
+    // Elsewhere (and on the kernel's refusal, e.g. a range that spans several mappings): a copy.
     if (!commit(target, new_len)) throw_bad_alloc();
     std::memcpy(target, p, old_len < new_len ? old_len : new_len);
-    release(p, old_len);
+    release(p, old_reserved);
     return target;
 }
 

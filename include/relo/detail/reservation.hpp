@@ -95,11 +95,7 @@ struct reservation {
 
     /// The committed length that holds `bytes`: whole pages, or whole huge pages from the threshold on.
     static std::size_t commit_length(std::size_t bytes, const commit_rule& rule) noexcept {
-        if (uses_huge_pages(bytes, rule)) {
-            const std::size_t huge = os::huge_page_size();
-            return (bytes + huge - 1) / huge * huge;
-        }
-        return os::round_up_to_pages(bytes);
+        return uses_huge_pages(bytes, rule) ? os::round_up_to_huge_pages(bytes) : os::round_up_to_pages(bytes);
     }
 
 private:
