@@ -26,6 +26,18 @@
 #include "relo/vector.hpp"
 #include "relo/vm_arena.hpp"
 
+// The messages' numbers and pointers, in the part of regular-expression syntax both of GoogleTest's
+// engines know: POSIX extended on Linux, its own simple one on Windows (no brackets; %p prints no 0x).
+#if defined(_WIN32)
+#define DIGITS "\\d+"
+#define SIGNED "-?\\d+"
+#define POINTER "\\w+"
+#else
+#define DIGITS "[0-9]+"
+#define SIGNED "-?[0-9]+"
+#define POINTER "0x[0-9a-f]+"
+#endif
+
 static_assert(RELO_PRECONDITIONS_CHECKED == 1);
 
 namespace relo_test {
@@ -104,13 +116,13 @@ TYPED_TEST(ContainerHardeningDeathTest, IteratorsOutsideTheContainer) {
     TypeParam c = this->three();
     TypeParam other = this->three();
     EXPECT_DEATH(c.erase(c.end()), this->expect("erase: position 3 is outside the elements \\[0, 3\\)"));
-    EXPECT_DEATH(c.erase(other.begin()), this->expect("erase: position -?[0-9]+ is outside the elements \\[0, 3\\)"));
+    EXPECT_DEATH(c.erase(other.begin()), this->expect("erase: position " SIGNED " is outside the elements \\[0, 3\\)"));
     EXPECT_DEATH(c.erase(c.begin() + 2, c.begin() + 1),
                  this->expect("erase: the range \\[2, 1\\) is not a range of the elements \\[0, 3\\)"));
-    EXPECT_DEATH(c.erase(c.begin(), other.end()), this->expect("erase: the range \\[0, -?[0-9]+\\) is not a range"));
-    EXPECT_DEATH(c.insert(other.begin(), 7), this->expect("insert: position -?[0-9]+ is outside \\[0, size\\(\\) 3\\]"));
-    EXPECT_DEATH(c.insert(other.end(), 2, 7), this->expect("insert: position -?[0-9]+ is outside"));
-    EXPECT_DEATH(c.emplace(other.begin() + 1, 7), this->expect("emplace: position -?[0-9]+ is outside"));
+    EXPECT_DEATH(c.erase(c.begin(), other.end()), this->expect("erase: the range \\[0, " SIGNED "\\) is not a range"));
+    EXPECT_DEATH(c.insert(other.begin(), 7), this->expect("insert: position " SIGNED " is outside \\[0, size\\(\\) 3\\]"));
+    EXPECT_DEATH(c.insert(other.end(), 2, 7), this->expect("insert: position " SIGNED " is outside"));
+    EXPECT_DEATH(c.emplace(other.begin() + 1, 7), this->expect("emplace: position " SIGNED " is outside"));
     c.insert(c.end(), 4);  // (the end is a position: no trap)
     EXPECT_EQ(c.size(), 4u);
 }
@@ -151,9 +163,9 @@ TEST_F(ResourceHardeningDeathTest, MultipoolForeignPointerSizeAndAlignment) {
     alignas(16) long stranger[8] = {};  // (as large as a block of its class: GCC's -Warray-bounds follows the
                                         // path past the check into the free list's writes)
     EXPECT_DEATH(r.deallocate(stranger, sizeof(long), alignof(long)),
-                 "relo: relo::multipool_resource::deallocate: 0x[0-9a-f]+ is not a block of this resource");
+                 "relo: relo::multipool_resource::deallocate: " POINTER " is not a block of this resource");
     EXPECT_DEATH(r.deallocate(p, 200, 8),
-                 "relo::multipool_resource::deallocate: 0x[0-9a-f]+ is not a block of the 256-byte class at alignment 8");
+                 "relo::multipool_resource::deallocate: " POINTER " is not a block of the 256-byte class at alignment 8");
     EXPECT_DEATH(r.deallocate(static_cast<char*>(p) + 8, 40, 8), "is not a block of the 64-byte class");
     // A block of the chunk that was never handed out.
     EXPECT_DEATH(r.deallocate(static_cast<char*>(p) + 64, 40, 8), "is not a block of the 64-byte class");
@@ -167,7 +179,7 @@ TEST_F(ResourceHardeningDeathTest, MultipoolDoubleDeallocation) {
         void* b = r.allocate(bytes, 8);
         void* c = r.allocate(bytes, 8);
         r.deallocate(a, bytes, 8);
-        EXPECT_DEATH(r.deallocate(a, bytes, 8), "relo: relo::multipool_resource::deallocate: 0x[0-9a-f]+ \\(class of [0-9]+ "
+        EXPECT_DEATH(r.deallocate(a, bytes, 8), "relo: relo::multipool_resource::deallocate: " POINTER " \\(class of " DIGITS " "
                                                 "bytes\\) is already free: a double deallocation");
         r.deallocate(c, bytes, 8);
         EXPECT_DEATH(r.deallocate(a, bytes, 8), "is already free: a double deallocation");  // (second on the list)
@@ -179,7 +191,7 @@ TEST_F(ResourceHardeningDeathTest, MultipoolDoubleDeallocation) {
 TEST_F(ResourceHardeningDeathTest, MultipoolUpstreamBlocks) {
     relo::multipool_resource r;
     void* big = r.allocate(100000, 8);
-    EXPECT_DEATH(r.deallocate(big, 90000, 8), "relo::multipool_resource::deallocate: 0x[0-9a-f]+ \\(90000 bytes, alignment 8\\) "
+    EXPECT_DEATH(r.deallocate(big, 90000, 8), "relo::multipool_resource::deallocate: " POINTER " \\(90000 bytes, alignment 8\\) "
                                               "is not a block it passed to the upstream with that size and alignment");
     r.deallocate(big, 100000, 8);
 }
@@ -199,10 +211,10 @@ TEST_F(ResourceHardeningDeathTest, SynchronizedMultipool) {
     alignas(16) long stranger[8] = {};  // (as large as a block of its class: GCC's -Warray-bounds follows the
                                         // path past the check into the free list's writes)
     EXPECT_DEATH(r.deallocate(stranger, sizeof(long), alignof(long)),
-                 "relo: relo::synchronized_multipool_resource::deallocate: 0x[0-9a-f]+ is not a block of this resource");
+                 "relo: relo::synchronized_multipool_resource::deallocate: " POINTER " is not a block of this resource");
     EXPECT_DEATH(r.deallocate(a, 300, 8), "is not a block of the 512-byte class at alignment 8");
     r.deallocate(a, 48, 8);
-    EXPECT_DEATH(r.deallocate(a, 48, 8), "relo::synchronized_multipool_resource::deallocate: 0x[0-9a-f]+ \\(class of 64 bytes\\) "
+    EXPECT_DEATH(r.deallocate(a, 48, 8), "relo::synchronized_multipool_resource::deallocate: " POINTER " \\(class of 64 bytes\\) "
                                          "is already free: a double deallocation");
     r.deallocate(b, 48, 8);
 }
@@ -212,9 +224,9 @@ TEST_F(ResourceHardeningDeathTest, Monotonic) {
     mono.allocate(10, 8);
     int stranger = 0;
     EXPECT_DEATH(mono.deallocate(&stranger, sizeof stranger, alignof(int)),
-                 "relo: relo::monotonic_resource::deallocate: 0x[0-9a-f]+ is not a block of this resource");
+                 "relo: relo::monotonic_resource::deallocate: " POINTER " is not a block of this resource");
     auto* p = static_cast<char*>(mono.allocate(64, 64));
-    EXPECT_DEATH(mono.deallocate(p + 8, 8, 64), "relo::monotonic_resource::deallocate: 0x[0-9a-f]+ is not aligned to 64");
+    EXPECT_DEATH(mono.deallocate(p + 8, 8, 64), "relo::monotonic_resource::deallocate: " POINTER " is not aligned to 64");
     char buffer[256];
     relo::monotonic_resource buffered(buffer, sizeof buffer);
     void* q = buffered.allocate(16, 8);
@@ -228,11 +240,11 @@ TEST_F(ResourceHardeningDeathTest, VmArena) {
     auto* p = static_cast<char*>(arena.allocate(64, 64));
     int stranger = 0;
     EXPECT_DEATH(arena.deallocate(&stranger, sizeof stranger, alignof(int)),
-                 "relo: relo::vm_arena::deallocate: 0x[0-9a-f]+ \\(4 bytes\\) is not a block of this arena");
-    EXPECT_DEATH(arena.deallocate(p + 8, 8, 64), "relo::vm_arena::deallocate: 0x[0-9a-f]+ is not aligned to 64");
+                 "relo: relo::vm_arena::deallocate: " POINTER " \\(4 bytes\\) is not a block of this arena");
+    EXPECT_DEATH(arena.deallocate(p + 8, 8, 64), "relo::vm_arena::deallocate: " POINTER " is not aligned to 64");
     const relo::vm_arena::marker after = arena.mark();
     arena.rewind(start);
-    EXPECT_DEATH(arena.rewind(after), "relo: relo::vm_arena::rewind: the mark \\(0x[0-9a-f]+\\) is not between");
+    EXPECT_DEATH(arena.rewind(after), "relo: relo::vm_arena::rewind: the mark \\(" POINTER "\\) is not between");
     arena.deallocate(p, 64, 64);  // (beyond the top after the rewind: ignored, no trap)
 }
 

@@ -46,8 +46,11 @@ struct page_allocator_policy {
     /// are: realloc already moves a large block's pages with mremap (glibc's mmapped chunks) and reuses
     /// warm memory for churn, and it never copies a vector at a threshold; large blocks win only through
     /// huge pages, which on VMs whose free memory is handed back to the host start cold and then cost up
-    /// to 2x std::vector's time (docs/thresholds.md, "Huge pages for relocatable types").
-    static constexpr std::size_t relocatable_mapping_threshold = static_cast<std::size_t>(-1);
+    /// to 2x std::vector's time (docs/thresholds.md, "Huge pages for relocatable types"). Where realloc
+    /// copies every time (Windows), large blocks from 2 MiB: they grow in place 16-fold before a copy
+    /// (docs/portability.md).
+    static constexpr std::size_t relocatable_mapping_threshold =
+        detail::os::realloc_avoids_copies ? static_cast<std::size_t>(-1) : std::size_t{2} << 20;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
     /// malloc can do for them).
     static constexpr std::size_t other_mapping_threshold = std::size_t{2} << 20;
