@@ -2,7 +2,7 @@
 # relo.sh — the project's two commands (see README.md).
 #
 #   ./relo.sh test            build and run every test in four configurations (docs/testing.md):
-#                             GCC C++20 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17 (the portable
+#                             GCC C++23 (-Werror), GCC + AddressSanitizer + UBSan, GCC C++17 (the portable
 #                             POSIX path), Clang C++20; the tests of what threads share under
 #                             ThreadSanitizer; the Windows build (mingw-w64) under Wine; the fuzz targets
 #                             (libFuzzer, Clang, ASan + UBSan), each for 30 s; and the main command
@@ -75,7 +75,7 @@ cmd_test() {
   # sanitizers at -O0 build in a quarter of -O1's time (docs/testing.md has the measurements).
   local sanitize="-fno-omit-frame-pointer -fno-sanitize-recover=all"
   local configs=(
-    "gcc-cxx20|g++|20|-O1 -g1|-DRELO_WERROR=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=23"
+    "gcc-cxx23|g++|23|-O1 -g1|-DRELO_WERROR=ON -DRELO_CONFORMANCE_EXTRA_STANDARDS=20"
     "gcc-asan-ubsan|g++|20|-O0 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
     "gcc-cxx17|g++|17|-O2 -DNDEBUG -DRELO_PORTABLE_POSIX|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
     "clang-cxx20|clang++|20|-O2 -DNDEBUG -DRELO_HARDENED|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF -DRELO_CONFORMANCE_EXTRA_STANDARDS=17;23"
