@@ -226,18 +226,6 @@ inline void decommit(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
-/// Give committed pages back to the system; they stay readable and writable (and read as zeros).
-inline void discard(void* p, std::size_t bytes) noexcept {
-#if RELO_OS_WINDOWS
-    decommit(p, bytes);  // (MEM_RESET would keep the old bytes readable until the system takes them)
-    (void)commit(p, bytes);
-#elif RELO_HAS_LINUX_VM
-    (void)::madvise(p, round_up_to_pages(bytes), MADV_DONTNEED);
-#else
-    (void)::mmap(p, round_up_to_pages(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-#endif
-}
-
 /// The size of a transparent huge page (a PMD mapping), or 0 where relo does not use them. (Windows'
 /// large pages need a privilege and are committed when reserved, which reserve-then-commit cannot use.)
 constexpr std::size_t huge_page_size() noexcept {
