@@ -81,7 +81,12 @@ protected:
 
 using containers = ::testing::Types<relo::vector<int>, relo::small_vector<int, 4>, relo::inplace_vector<int, 8>,
                                     relo::pinned_vector<int>>;
-TYPED_TEST_SUITE(ContainerHardeningDeathTest, containers);
+// Named by container ("vector", "small_vector", ...): the suite's name list must be given in C++17 anyway.
+struct container_names {
+    template <class C>
+    static std::string GetName(int) { return std::string(container_name<C>::value).substr(sizeof "relo::" - 1); }
+};
+TYPED_TEST_SUITE(ContainerHardeningDeathTest, containers, container_names);
 
 TYPED_TEST(ContainerHardeningDeathTest, IndexOutOfRange) {
     TypeParam c = this->three();

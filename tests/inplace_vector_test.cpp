@@ -41,7 +41,7 @@ using inplace_kinds = ::testing::Types<
     inplace_vector<counted, 5>, inplace_vector<std::string, 5>, inplace_vector<std::unique_ptr<int>, 5>,
     inplace_vector<thrower, 5>, inplace_vector<int, 1>, inplace_vector<std::string, 1>,
     inplace_vector<std::unique_ptr<int>, 1>, inplace_vector<int, 0>, inplace_vector<std::string, 0>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(inplace_vector, SequenceTest, inplace_kinds);
+INSTANTIATE_TYPED_TEST_SUITE_P(inplace_vector, SequenceTest, inplace_kinds, numbered_types);
 
 // ---- Layout and triviality (P0843).
 

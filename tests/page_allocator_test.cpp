@@ -24,6 +24,19 @@ void expect_filled(const int* p, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(p[i], static_cast<int>(i) + 1) << "at " << i;
 }
 
+// Every allocator and container asks detail::is_constant_evaluated() whether it may call the OS, memmove or
+// the sanitizer: at run time, from inside constexpr functions, the answer must be no (Clang 14's `if
+// consteval` said yes in C++23), and in a constant expression yes.
+constexpr bool asked_inside() noexcept { return relo::detail::is_constant_evaluated(); }
+constexpr int answer_through_two_calls(int n) noexcept { return asked_inside() ? -1 : n; }
+static_assert(answer_through_two_calls(4) == -1);
+
+TEST(Config, ConstantEvaluationIsToldFromRunTime) {
+    volatile int n = 4;
+    EXPECT_EQ(answer_through_two_calls(n), 4);
+    EXPECT_FALSE(asked_inside());
+}
+
 TEST(PageAllocator, IsAStandardStatelessAllocator) {
     relo::page_allocator<int> a;
     relo::page_allocator<long> b(a);

@@ -51,7 +51,7 @@ using pinned_kinds = ::testing::Types<pinned_vector<int>, pinned_vector<big_triv
                                       pinned_vector<marked_relocatable>, pinned_vector<int, relo::page_commit>,
                                       pinned_vector<int, relo::huge_page_commit>,
                                       pinned_vector<std::string, relo::page_commit>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(pinned_vector, SequenceTest, pinned_kinds);
+INSTANTIATE_TYPED_TEST_SUITE_P(pinned_vector, SequenceTest, pinned_kinds, numbered_types);
 
 TEST(PinnedVectorDifferential, Int) { run_differential<pinned_vector<int>>(21); }
 TEST(PinnedVectorDifferential, BigTrivial) { run_differential<pinned_vector<big_trivial>>(22); }

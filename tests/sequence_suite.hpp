@@ -2,7 +2,7 @@
 //
 // Instantiate it with a list of container types:
 //     using my_types = ::testing::Types<relo::vector<int>, ...>;
-//     INSTANTIATE_TYPED_TEST_SUITE_P(vector, SequenceTest, my_types);
+//     INSTANTIATE_TYPED_TEST_SUITE_P(vector, SequenceTest, my_types, numbered_types);
 // Each test compares the container with a std::vector<int> model of the keys of its elements (see
 // element_kinds.hpp) and checks at teardown that no element leaked or was destroyed twice.
 // sequence_limit<C> tells the suite how many elements a container can hold (fixed-capacity containers).
@@ -18,6 +18,7 @@
 #include <optional>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -28,6 +29,13 @@
 #include "sequence_limit.hpp"
 
 namespace relo_test {
+
+/// GoogleTest's own names for the types of a typed suite (0, 1, 2, ...), given as the macros' last argument:
+/// leaving it out leaves a variadic macro argument empty, which C++17 forbids (Clang's -Wpedantic says so).
+struct numbered_types {
+    template <class T>
+    static std::string GetName(int index) { return std::to_string(index); }
+};
 
 
 /// A single-pass input iterator that makes the values of a list of keys as it goes (prvalues, so it also

@@ -32,7 +32,7 @@ using small_kinds = ::testing::Types<
     small_vector<std::string, 1>, small_vector<std::unique_ptr<int>, 1>, small_vector<int, 0>,
     small_vector<std::string, 0>, small_vector<counted, 4, std::allocator<counted>>,
     small_vector<std::string, 4, std::allocator<std::string>, relo::growth_1_5>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(small_vector, SequenceTest, small_kinds);
+INSTANTIATE_TYPED_TEST_SUITE_P(small_vector, SequenceTest, small_kinds, numbered_types);
 
 // ---- Layout.
 

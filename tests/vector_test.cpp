@@ -28,7 +28,7 @@ using vector_kinds =
                      relo::vector<std::string, std::allocator<std::string>, relo::growth_1_5>,
                      relo::vector<marked_relocatable, std::allocator<marked_relocatable>>,
                      relo::vector<big_trivial, relo::page_allocator<big_trivial, relo::large_block_policy>>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(vector, SequenceTest, vector_kinds);
+INSTANTIATE_TYPED_TEST_SUITE_P(vector, SequenceTest, vector_kinds, numbered_types);
 
 static_assert(sizeof(relo::vector<int>) == 3 * sizeof(void*));
 static_assert(sizeof(relo::vector<std::string>) == 3 * sizeof(void*));

@@ -60,11 +60,20 @@
 
 namespace relo::detail {
 
+// The builtin where there is one: in C++23, libstdc++ 12's std::is_constant_evaluated() is `if consteval`,
+// which Clang 14 answers with true at run time inside a constexpr function called from another (the
+// large-block and memmove paths were skipped: tests/page_allocator_test.cpp, Config.*).
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_is_constant_evaluated)
+#define RELO_HAS_BUILTIN_IS_CONSTANT_EVALUATED 1
+#endif
+#endif
+
 constexpr bool is_constant_evaluated() noexcept {
-#if defined(__cpp_lib_is_constant_evaluated)
-    return std::is_constant_evaluated();
-#elif defined(__GNUC__) || defined(__clang__)
+#if defined(RELO_HAS_BUILTIN_IS_CONSTANT_EVALUATED)
     return __builtin_is_constant_evaluated();
+#elif defined(__cpp_lib_is_constant_evaluated)
+    return std::is_constant_evaluated();
 #else
     return false;
 #endif
