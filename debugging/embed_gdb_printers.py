@@ -20,6 +20,7 @@ PROLOGUE = """\
 // The script is an inline entry (kind 4: Python text) of the .debug_gdb_scripts section; GDB runs it when it
 // loads a program whose folder is in its auto-load safe-path. The section's "MS" flags make the linker keep
 // one copy however many translation units include relo. Define RELO_NO_GDB_PRINTERS to leave it out.
+// Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_GDB_PRINTERS_HPP
 #define RELO_DETAIL_GDB_PRINTERS_HPP
 

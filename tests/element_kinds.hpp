@@ -1,4 +1,4 @@
-// tests/element_kinds.hpp — the element kinds of DESIGN.md every container is tested with, and the
+// tests/element_kinds.hpp — the element kinds every container is tested with, and the
 // allocators that fail or track on demand.
 //
 // Each kind K has a traits class kind<K> with

@@ -10,6 +10,7 @@
 #include <list>
 #include <memory_resource>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -205,6 +206,51 @@ TEST(MonotonicResource, WinkingOut) {
     }
 }
 
+
+// resource_allocator's C++20 conveniences (those of polymorphic_allocator), each checked against what the
+// resource saw: sizes, alignments, construction and destruction, and the memory back when a constructor throws.
+struct built_from {
+    static inline int alive = 0;
+    int a;
+    std::string b;
+    built_from(int a_, std::string b_) : a(a_), b(std::move(b_)) {
+        if (a < 0) throw std::invalid_argument("negative");
+        ++alive;
+    }
+    ~built_from() { --alive; }
+};
+
+TEST(ResourceAllocator, PolymorphicAllocatorConveniences) {
+    checking_resource resource;
+    relo::resource_allocator<int, checking_resource> alloc(&resource);
+
+    void* bytes = alloc.allocate_bytes(100);
+    ASSERT_EQ(resource.live().at(bytes).bytes, 100u);
+    EXPECT_EQ(resource.live().at(bytes).alignment, alignof(std::max_align_t));
+    void* aligned = alloc.allocate_bytes(10, 64);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(aligned) % 64, 0u);
+    alloc.deallocate_bytes(aligned, 10, 64);
+    alloc.deallocate_bytes(bytes, 100);
+
+    double* d = alloc.allocate_object<double>(7);
+    EXPECT_EQ(resource.live().at(d).bytes, 7 * sizeof(double));
+    EXPECT_EQ(resource.live().at(d).alignment, alignof(double));
+    alloc.deallocate_object(d, 7);
+    EXPECT_THROW((void)alloc.allocate_object<double>(std::size_t(-1) / sizeof(double) + 1), std::bad_array_new_length);
+    EXPECT_THROW((void)alloc.allocate(alloc.max_size() + 1), std::bad_array_new_length);
+
+    built_from* x = alloc.new_object<built_from>(3, std::string(40, 'x'));
+    EXPECT_EQ(x->a, 3);
+    EXPECT_EQ(x->b, std::string(40, 'x'));
+    EXPECT_EQ(built_from::alive, 1);
+    EXPECT_EQ(resource.live().at(x).bytes, sizeof(built_from));
+    EXPECT_THROW((void)alloc.new_object<built_from>(-1, "y"), std::invalid_argument);
+    EXPECT_EQ(resource.live_blocks(), 1u) << "a throwing constructor's memory goes back";
+    alloc.delete_object(x);
+    EXPECT_EQ(built_from::alive, 0);
+    EXPECT_EQ(resource.live_blocks(), 0u);
+    // (checking_resource also fails the test on a deallocation of another size or alignment.)
+}
 
 }  // namespace
 }  // namespace relo_test

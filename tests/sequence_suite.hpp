@@ -212,6 +212,25 @@ TYPED_TEST_P(SequenceTest, CountConstructorsAndResize) {
     }
 }
 
+// resize_for_overwrite: the prefix is kept, the new elements exist (default-initialized: the teardown's
+// count of live objects sees each) and take what is written; shrinking destroys as resize does.
+TYPED_TEST_P(SequenceTest, ResizeForOverwrite) {
+    RELO_SUITE_TYPES;
+    C c = this->make(this->iota(this->small(5)));
+    std::vector<int> model = this->iota(this->small(5));
+    for (std::size_t n : {this->small(40), this->small(41), this->small(3), std::size_t{0}, this->small(12)}) {
+        const std::size_t old_size = c.size();
+        c.resize_for_overwrite(n);
+        ASSERT_EQ(c.size(), n);
+        model.resize(n);
+        for (std::size_t i = old_size; i < n; ++i) {
+            c[i] = K::make(static_cast<int>(1000 + i));
+            model[i] = static_cast<int>(1000 + i);
+        }
+        EXPECT_EQ(this->keys(c), model);
+    }
+}
+
 TYPED_TEST_P(SequenceTest, RangeConstructors) {
     RELO_SUITE_TYPES;
     const std::vector<int> model = this->iota(this->small(50));
@@ -584,10 +603,11 @@ TYPED_TEST_P(SequenceTest, EraseAndEraseIf) {
     }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(SequenceTest, DefaultConstructedIsEmpty, CountConstructorsAndResize, RangeConstructors,
-                            CopyAndMove, PushBackAndEmplaceBack, PopBackAndSafePopBack, FastAndTryPushBack,
-                            InsertOneEverywhere, InsertCountAndRanges, InsertRangeOfItself, EraseEverywhere, Assign,
-                            ReserveAndShrink, ElementAccess, ComparisonsAndSwap, EraseAndEraseIf);
+REGISTER_TYPED_TEST_SUITE_P(SequenceTest, DefaultConstructedIsEmpty, CountConstructorsAndResize, ResizeForOverwrite,
+                            RangeConstructors, CopyAndMove, PushBackAndEmplaceBack, PopBackAndSafePopBack,
+                            FastAndTryPushBack, InsertOneEverywhere, InsertCountAndRanges, InsertRangeOfItself,
+                            EraseEverywhere, Assign, ReserveAndShrink, ElementAccess, ComparisonsAndSwap,
+                            EraseAndEraseIf);
 
 }  // namespace relo_test
 

@@ -2,6 +2,7 @@
 // particular to vector (allocators, growth strategy, layout, constant evaluation).
 #include "relo/vector.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory_resource>
 #include <numeric>
@@ -178,6 +179,23 @@ TEST(Vector, CustomGrowthFactors) {
     EXPECT_EQ(std::accumulate(b.begin(), b.end(), 0L), 10000L * 9999 / 2);
 }
 
+// Growing by resize_for_overwrite writes nothing: what the memory held is still there (here, elements
+// removed before), where resize would have written zeros.
+TEST(Vector, ResizeForOverwriteWritesNothing) {
+    for (std::size_t n : {std::size_t{100}, std::size_t{1} << 20}) {  // a malloc block and a large block
+        relo::vector<int> v(n);
+        std::iota(v.begin(), v.end(), 1);
+        v.resize(10);
+        ASSERT_GE(v.capacity(), n);
+        v.resize_for_overwrite(n);
+        ASSERT_EQ(v.size(), n);
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(v[i], static_cast<int>(i + 1)) << i;
+        v.resize(10);
+        v.resize(n);
+        EXPECT_EQ(std::count(v.begin() + 10, v.end(), 0), static_cast<long>(n - 10));
+    }
+}
+
 TEST(Vector, PolymorphicAllocatorPropagatesToElements) {
     std::pmr::monotonic_buffer_resource resource;
     relo::pmr::vector<std::pmr::string> v(&resource);
@@ -261,6 +279,16 @@ constexpr int constant_evaluated_workout() {
 }
 // The same steps on std::vector at run time give the reference value below (see the test).
 static_assert(constant_evaluated_workout() == 1'000'000 + 300'000 + 3'000 + 1306);
+
+// In a constant expression resize_for_overwrite value-initializes (nothing may stay indeterminate there).
+constexpr int constant_evaluated_resize_for_overwrite() {
+    relo::vector<int> v(3, 9);
+    v.resize_for_overwrite(10);
+    int sum = 0;
+    for (int e : v) sum += e;
+    return sum;
+}
+static_assert(constant_evaluated_resize_for_overwrite() == 27);
 
 TEST(Vector, UsableInConstantExpressions) {
     std::vector<int> v;

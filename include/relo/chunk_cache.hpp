@@ -11,6 +11,7 @@
 // back, up to chunk_cache_limit() bytes, and handed to the next chunk request of the same size and
 // alignment on that thread. Chunks of any other upstream go straight back to it: a user's resource keeps its
 // own policy. The cache gives everything back when its thread ends, or on trim_chunk_cache().
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_CHUNK_CACHE_HPP
 #define RELO_CHUNK_CACHE_HPP
 

@@ -11,13 +11,14 @@
 //                            and commits are whole huge pages, so each fault maps 2 MiB: 3-4x faster
 //                            where the system has free huge pages at hand, 4-5x slower where it must
 //                            make them (on VMs whose free memory goes back to the host); measure yours.
-//   relo::page_commit        one 4 KiB page at a time (the seed's DynArray: the fewest bytes committed,
+//   relo::page_commit        one 4 KiB page at a time (the reserve-and-commit notes' DynArray: the fewest bytes committed,
 //                            and the most commit calls).
 //
 // Committing ahead costs no memory: only written pages are resident (and, with huge pages, at most one
 // partly used huge page). The constants are measured in docs/pinned_vector.md.
 //
 // A user policy is a type with a `static constexpr relo::commit_rule rule`.
+// Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_COMMIT_POLICY_HPP
 #define RELO_COMMIT_POLICY_HPP
 

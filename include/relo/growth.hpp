@@ -2,6 +2,7 @@
 //
 // A policy is any type with integral static members `num` and `den` (num > den > 0), read as the factor
 // num/den — relo::growth_factor, or std::ratio itself (`relo::vector<T, A, std::ratio<7, 5>>`).
+// Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_GROWTH_HPP
 #define RELO_GROWTH_HPP
 

@@ -18,6 +18,7 @@
 //     else does (the elements never move to other storage). Moving a container moves its elements.
 //
 // Every member's contract: docs/reference/inplace_vector.md and docs/reference/sequence.md.
+// Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_INPLACE_VECTOR_HPP
 #define RELO_INPLACE_VECTOR_HPP
 

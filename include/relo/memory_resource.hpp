@@ -1,4 +1,4 @@
-// relo/memory_resource.hpp — relo's local memory resources (seed 002, P0089) and the allocator that binds a
+// relo/memory_resource.hpp — relo's local memory resources (P0089R0) and the allocator that binds a
 // container to one at compile time:
 //
 //   relo::monotonic_resource     bump allocation from a buffer, then from growing chunks (or a vm_arena)
@@ -9,6 +9,7 @@
 //   relo::resource_allocator<T, R>  a standard allocator calling resource R directly (no virtual call)
 //
 // Every resource is a std::pmr::memory_resource too (runtime binding).
+// Layer 6, umbrella headers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_MEMORY_RESOURCE_HPP
 #define RELO_MEMORY_RESOURCE_HPP
 

@@ -1,6 +1,6 @@
 // relo/monotonic_resource.hpp — relo::monotonic_resource: bump allocation from an optional initial buffer,
 // then from chunks of geometrically increasing size taken from an upstream resource, or from a
-// relo::vm_arena (one contiguous reservation, no chunks). The monotonic allocator of P0089 (seed 002).
+// relo::vm_arena (one contiguous reservation, no chunks). The monotonic allocator of P0089R0.
 //
 //     char buffer[4096];
 //     relo::monotonic_resource mono(buffer, sizeof buffer);   // the stack first, then the default resource
@@ -26,6 +26,7 @@
 // In hardened builds (detail/contracts.hpp) deallocating a pointer the resource did not hand out, or one
 // not aligned as the call says, traps with a message naming the block; the test takes O(log chunks)
 // (detail/chunk_index.hpp).
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_MONOTONIC_RESOURCE_HPP
 #define RELO_MONOTONIC_RESOURCE_HPP
 

@@ -1,6 +1,6 @@
 // relo/multipool_resource.hpp — relo::multipool_resource: pools of fixed-size blocks, one per size class,
 // replenished by chunks from an upstream resource; larger requests go to the upstream. The multipool
-// allocator of P0089 (seed 002).
+// allocator of P0089R0.
 //
 //     relo::multipool_resource pool;                          // chunks from the default resource
 //     std::pmr::unordered_set<int> s(&pool);
@@ -34,6 +34,7 @@
 // then confirmed on the free list. A block under 16 bytes has no room for it: it is taken for a free one
 // when its first word reads as a free-list link (null, or the address of a block of its class), and the
 // confirmation then walks the free list — O(free blocks) for blocks holding null or such an address.
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_MULTIPOOL_RESOURCE_HPP
 #define RELO_MULTIPOOL_RESOURCE_HPP
 
@@ -83,7 +84,7 @@ public:
         if (options.max_block < 8 || options.max_block > (std::size_t{1} << 20) || options.first_blocks == 0 ||
             options.max_chunk == 0 ||
             (options.classes_per_doubling != 1 && options.classes_per_doubling != 2 && options.classes_per_doubling != 4))
-            throw std::invalid_argument("relo::multipool_resource: options out of range");
+            detail::throw_invalid_argument("relo::multipool_resource: options out of range");
         per_doubling_shift_ = options.classes_per_doubling == 1 ? 0 : options.classes_per_doubling == 2 ? 1 : 2;
         // The classes: 8 bytes, then 2^s classes per doubling 2^e < size <= 2^(e+1), in steps of 2^(e-s).
         // (Counted and sized without a loop per class: a resource per small structure is made often.)

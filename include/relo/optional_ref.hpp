@@ -5,6 +5,7 @@
 // 202506), and elsewhere a small class with the same interface: has_value() / explicit operator bool, *,
 // ->, value() (throws std::bad_optional_access), value_or(), and comparison with std::nullopt. Code
 // written against it compiles unchanged once the library has std::optional<T&>.
+// Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_OPTIONAL_REF_HPP
 #define RELO_OPTIONAL_REF_HPP
 
@@ -12,6 +13,8 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+
+#include "relo/detail/errors.hpp"
 
 namespace relo {
 
@@ -43,7 +46,7 @@ public:
     constexpr T& operator*() const noexcept { return *target_; }
     constexpr T* operator->() const noexcept { return target_; }
     constexpr T& value() const {
-        if (target_ == nullptr) throw std::bad_optional_access();
+        if (target_ == nullptr) detail::throw_bad_optional_access();
         return *target_;
     }
     template <class U>

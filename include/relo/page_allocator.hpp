@@ -18,6 +18,7 @@
 // T, so deallocate(p, n) needs no lookup. docs/thresholds.md has the measurements behind both policies.
 //
 // During constant evaluation every request goes to std::allocator<T>.
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_PAGE_ALLOCATOR_HPP
 #define RELO_PAGE_ALLOCATOR_HPP
 
@@ -32,6 +33,7 @@
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 #include "relo/detail/large_block.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/relocation.hpp"
@@ -118,7 +120,7 @@ public:
     /// Allocates room for at least n objects and reports how many the block really holds.
     [[nodiscard]] RELO_CONSTEXPR20 allocation_result<T*> allocate_at_least(size_type n) {
         if (detail::is_constant_evaluated()) return {std::allocator<T>{}.allocate(n), n};
-        if (n > max_size()) throw std::bad_array_new_length();
+        if (n > max_size()) detail::throw_bad_array_new_length();
         const std::size_t bytes = n * sizeof(T);
         if (is_mapped(bytes)) {
             const auto block = detail::large_block::allocate(header_bytes, bytes, options());
@@ -162,7 +164,7 @@ public:
     /// objects) if it cannot be resized in place; the first min(old_n, new_n) objects' bytes are kept.
     /// Only for trivially relocatable contents. Throws std::bad_alloc; then p is untouched.
     [[nodiscard]] T* reallocate(T* p, size_type old_n, size_type new_n) {
-        if (new_n > max_size()) throw std::bad_array_new_length();
+        if (new_n > max_size()) detail::throw_bad_array_new_length();
         const std::size_t old_bytes = old_n * sizeof(T);
         const std::size_t new_bytes = new_n * sizeof(T);
         const bool old_mapped = is_mapped(old_bytes);

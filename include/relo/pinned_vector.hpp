@@ -30,8 +30,9 @@
 // Each vector is one or two mappings (the committed pages, the rest of the reservation with its guard
 // page): Linux's default vm.max_map_count (65530) allows about 32000 vectors that have committed pages.
 //
-// CommitPolicy (relo/commit_policy.hpp) says how pages are committed; the default commits geometrically
-// and uses transparent huge pages for large vectors (docs/pinned_vector.md has the measurements).
+// CommitPolicy says how pages are committed: the rule and the policies are stated in relo/commit_policy.hpp
+// (the default, relo::geometric_commit, commits geometrically in 4 KiB pages).
+// Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_PINNED_VECTOR_HPP
 #define RELO_PINNED_VECTOR_HPP
 

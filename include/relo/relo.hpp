@@ -1,4 +1,5 @@
 // relo/relo.hpp — every public header of relo.
+// Layer 6, umbrella headers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_RELO_HPP
 #define RELO_RELO_HPP
 

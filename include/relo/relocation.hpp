@@ -28,6 +28,7 @@
 // Declaring a type trivially relocatable is a promise: moving its bytes to a new address and forgetting
 // the old ones must be equivalent to move-constructing at the new address and destroying the old object.
 // RELO_ASSERT_TRIVIALLY_RELOCATABLE(T) checks it at compile time and says why not.
+// Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_RELOCATION_HPP
 #define RELO_RELOCATION_HPP
 

@@ -14,7 +14,10 @@
 //
 // Copies refer to the same resource and compare equal exactly when they do; containers copy it on copy
 // construction (unlike polymorphic_allocator, which then falls back to the default resource) and never
-// propagate it on assignment or swap.
+// propagate it on assignment or swap. C++20 polymorphic_allocator's conveniences are here too:
+// allocate_bytes/deallocate_bytes, allocate_object/deallocate_object, new_object/delete_object (which
+// construct with the arguments given, as this allocator's containers do: no uses-allocator construction).
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_RESOURCE_ALLOCATOR_HPP
 #define RELO_RESOURCE_ALLOCATOR_HPP
 
@@ -25,6 +28,7 @@
 #include <utility>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 
 namespace relo {
 
@@ -45,11 +49,49 @@ public:
 
     Resource* resource() const noexcept { return resource_; }
 
-    T* allocate(std::size_t n) {
-        if (n > max_size()) throw std::bad_array_new_length();
-        return static_cast<T*>(resource_->allocate(n * sizeof(T), alignof(T)));
+    /// Room for n objects of T. Throws std::bad_array_new_length if n > max_size(), else what the
+    /// resource throws.
+    [[nodiscard]] T* allocate(std::size_t n) { return allocate_object<T>(n); }
+    void deallocate(T* p, std::size_t n) noexcept { deallocate_object(p, n); }
+
+    /// nbytes bytes aligned to alignment (a power of two), straight from the resource.
+    [[nodiscard]] void* allocate_bytes(std::size_t nbytes, std::size_t alignment = alignof(std::max_align_t)) {
+        return resource_->allocate(nbytes, alignment);
     }
-    void deallocate(T* p, std::size_t n) noexcept { resource_->deallocate(p, n * sizeof(T), alignof(T)); }
+    void deallocate_bytes(void* p, std::size_t nbytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        resource_->deallocate(p, nbytes, alignment);
+    }
+
+    /// Room for n objects of U (not constructed). Throws std::bad_array_new_length if n * sizeof(U)
+    /// overflows.
+    template <class U>
+    [[nodiscard]] U* allocate_object(std::size_t n = 1) {
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(U)) detail::throw_bad_array_new_length();
+        return static_cast<U*>(resource_->allocate(n * sizeof(U), alignof(U)));
+    }
+    template <class U>
+    void deallocate_object(U* p, std::size_t n = 1) noexcept {
+        resource_->deallocate(p, n * sizeof(U), alignof(U));
+    }
+
+    /// One U built from args in memory of the resource; if its constructor throws, the memory goes back.
+    template <class U, class... Args>
+    [[nodiscard]] U* new_object(Args&&... args) {
+        U* p = allocate_object<U>();
+        try {
+            ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+        } catch (...) {
+            deallocate_object(p);
+            throw;
+        }
+        return p;
+    }
+    /// Destroys *p and gives its memory back (p from new_object<U> of an equal allocator).
+    template <class U>
+    void delete_object(U* p) noexcept {
+        p->~U();
+        deallocate_object(p);
+    }
 
     /// Resizes the block p of old_n objects to new_n in place (false: nothing changed). Only where the
     /// resource offers try_expand(void*, old_bytes, new_bytes, alignment).

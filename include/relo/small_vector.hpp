@@ -21,6 +21,7 @@
 // Invalidation otherwise as std::vector: growth invalidates everything, insert/erase from the position on.
 //
 // Every member's contract: docs/reference/small_vector.md and docs/reference/sequence.md.
+// Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SMALL_VECTOR_HPP
 #define RELO_SMALL_VECTOR_HPP
 

@@ -15,6 +15,7 @@
 // Everything else is relo::multipool_resource's: the options, the classes and their alignment, release()
 // (which must not run while other threads use the resource), winking out, the hardened checks (which lock
 // every shard to find the block's owner).
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 #define RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 

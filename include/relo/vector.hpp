@@ -24,6 +24,7 @@
 //
 // Every member's contract (complexity, what it throws, what it invalidates, its exception guarantee and
 // how it differs from std::vector): docs/reference/vector.md and docs/reference/sequence.md.
+// Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_VECTOR_HPP
 #define RELO_VECTOR_HPP
 

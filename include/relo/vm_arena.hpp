@@ -25,6 +25,7 @@
 // In hardened builds (detail/contracts.hpp) deallocating a block that is not the arena's, or one not
 // aligned as the call says, and a rewind to a mark above the top, trap with a message naming the block.
 // (A block beyond the top, given back by a container destroyed after a rewind or reset, is ignored.)
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_VM_ARENA_HPP
 #define RELO_VM_ARENA_HPP
 

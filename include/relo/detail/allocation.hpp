@@ -1,4 +1,4 @@
-// relo/detail/allocation.hpp — layer 3: the expansion protocol, seen from a container.
+// relo/detail/allocation.hpp — the expansion protocol, seen from a container.
 //
 // An allocator may offer, beyond allocate/deallocate (docs/expansion_protocol.md has the full contract):
 //   a.allocate_at_least(n)            -> an object with members `ptr` and `count` (count >= n)
@@ -6,6 +6,7 @@
 //   a.reallocate(p, old_n, new_n)     -> pointer: resize, moving the bytes if needed; throws bad_alloc
 // Containers call these through the helpers below, which fall back to plain allocate/deallocate for an
 // allocator that lacks them (std::allocator, std::pmr::polymorphic_allocator, any user allocator).
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_ALLOCATION_HPP
 #define RELO_DETAIL_ALLOCATION_HPP
 

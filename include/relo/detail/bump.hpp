@@ -1,5 +1,6 @@
-// relo/detail/bump.hpp — layer 5: bump allocation, the fast path of relo::vm_arena and
+// relo/detail/bump.hpp — bump allocation, the fast path of relo::vm_arena and
 // relo::monotonic_resource.
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_BUMP_HPP
 #define RELO_DETAIL_BUMP_HPP
 

@@ -9,6 +9,7 @@
 // malloc fails, the check walks the list instead. The resource's state is the same with checks on or
 // off: the index is only read and written by the checks, and a resource counts the times it gave its
 // chunks back (`epoch`) whether checks are on or not, so that an index older than that is rebuilt.
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_CHUNK_INDEX_HPP
 #define RELO_DETAIL_CHUNK_INDEX_HPP
 

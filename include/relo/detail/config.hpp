@@ -2,6 +2,7 @@
 //
 // C++20 is the primary standard; every public header also compiles in C++17. Features that need C++20
 // (constexpr allocation, <=>, concepts) are enabled here with feature-test macros and nowhere else.
+// Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_CONFIG_HPP
 #define RELO_DETAIL_CONFIG_HPP
 

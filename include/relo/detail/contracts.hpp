@@ -18,6 +18,7 @@
 //
 // The switch only changes checks, never a layout or what a function writes: translation units built with
 // and without it can share containers and resources.
+// Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_CONTRACTS_HPP
 #define RELO_DETAIL_CONTRACTS_HPP
 

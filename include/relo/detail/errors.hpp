@@ -1,18 +1,23 @@
-// relo/detail/errors.hpp — the error policy (DESIGN.md, "Errors and bad input"), in one place.
+// relo/detail/errors.hpp — the error policy, in one place: every exception relo throws is thrown here.
 //
-//   std::bad_alloc      an allocation or commit failed, or an inplace_vector would exceed its capacity (P0843);
-//                       a refused reservation of address space says how large it was
-//   std::length_error   pinned_vector growth beyond its reservation (through max_size())
-//   std::length_error   a size beyond max_size() (arithmetic overflow of n * sizeof(T) included)
-//   std::out_of_range   at(i) with i >= size()
+//   std::bad_alloc              an allocation or commit failed, or an inplace_vector would exceed its
+//                               capacity (P0843); a refused reservation of address space says how large it was
+//   std::bad_array_new_length   an allocator asked for more than max_size() objects (as std::allocator)
+//   std::length_error           pinned_vector growth beyond its reservation (through max_size())
+//   std::length_error           a size beyond max_size() (arithmetic overflow of n * sizeof(T) included)
+//   std::out_of_range           at(i) with i >= size()
+//   std::invalid_argument       a resource's options out of their documented range
+//   std::bad_optional_access    value() of an empty optional_ref
 // Precondition violations are not errors: RELO_EXPECTS (detail/config.hpp) checks them in hardened and
 // debug builds. The throwing functions are out of line and cold, so the paths that call them stay small.
+// Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_ERRORS_HPP
 #define RELO_DETAIL_ERRORS_HPP
 
 #include <cstddef>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "relo/detail/config.hpp"
@@ -34,8 +39,11 @@ private:
 };
 
 [[noreturn]] RELO_COLD inline void throw_reservation_failure(std::size_t bytes) { throw reservation_failure(bytes); }
+[[noreturn]] RELO_COLD inline void throw_bad_array_new_length() { throw std::bad_array_new_length(); }
 [[noreturn]] RELO_COLD inline void throw_length_error(const char* what) { throw std::length_error(what); }
 [[noreturn]] RELO_COLD inline void throw_out_of_range(const char* what) { throw std::out_of_range(what); }
+[[noreturn]] RELO_COLD inline void throw_invalid_argument(const char* what) { throw std::invalid_argument(what); }
+[[noreturn]] RELO_COLD inline void throw_bad_optional_access() { throw std::bad_optional_access(); }
 
 }  // namespace relo::detail
 

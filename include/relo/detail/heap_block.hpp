@@ -1,4 +1,4 @@
-// relo/detail/heap_block.hpp — layer 3: growing and shrinking one allocated block of elements.
+// relo/detail/heap_block.hpp — growing and shrinking one allocated block of elements.
 //
 // The growth path of every growable container (relo::vector, relo::small_vector once it is on the heap):
 // reallocate() uses the allocator's expansion protocol (reallocate for elements that move as bytes,
@@ -6,6 +6,7 @@
 // move_to() moves the elements into a fresh block. All of them work on a block passed by value and, for
 // a stateless allocator, on a copy of it: the growth code is out of line, and the container's address
 // never escapes a push_back loop, so the compiler keeps its pointers in registers.
+// Layer 3, the container engine (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_HEAP_BLOCK_HPP
 #define RELO_DETAIL_HEAP_BLOCK_HPP
 

@@ -1,4 +1,4 @@
-// relo/detail/large_block.hpp — layer 3: the large blocks of page_allocator, in type-free code.
+// relo/detail/large_block.hpp — the large blocks of page_allocator, in type-free code.
 //
 // A large block is a reservation of address space (PROT_NONE, no memory behind it) several times larger
 // than asked for, whose first pages are committed (readable, writable). Growing is committing more of the
@@ -16,6 +16,7 @@
 // Only when the reservation is used up does a block move: reallocate() moves its pages (mremap with
 // MREMAP_FIXED into a larger reservation: page-table entries move, no byte is copied); resize_in_place()
 // first tries to extend the reservation where the address space behind it is free.
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_LARGE_BLOCK_HPP
 #define RELO_DETAIL_LARGE_BLOCK_HPP
 

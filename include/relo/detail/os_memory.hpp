@@ -1,4 +1,4 @@
-// relo/detail/os_memory.hpp — layer 1: every call relo makes to the operating system's virtual memory,
+// relo/detail/os_memory.hpp — every call relo makes to the operating system's virtual memory,
 // and the C library's calls whose spelling differs between systems.
 //
 // Nothing else in relo calls mmap, mremap, mprotect, madvise, munmap, VirtualAlloc or VirtualFree. Every
@@ -16,6 +16,7 @@
 // All sizes are in bytes and are rounded up to whole pages here, so callers may pass exact byte counts
 // as long as they pass the same count for the same block every time. A range given to release() is a
 // whole reservation, as reserve() made it: Windows can only give back whole ones.
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_OS_MEMORY_HPP
 #define RELO_DETAIL_OS_MEMORY_HPP
 

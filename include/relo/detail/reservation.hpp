@@ -1,4 +1,4 @@
-// relo/detail/reservation.hpp — layer 3: a reserved range of address space committed as it fills, in
+// relo/detail/reservation.hpp — a reserved range of address space committed as it fills, in
 // type-free code shared by relo::pinned_vector and relo::vm_arena.
 //
 // A reservation is `reserved` bytes of address space (PROT_NONE, MAP_NORESERVE: no memory and no commit
@@ -12,6 +12,7 @@
 // committed size, at most rule.max_step at once; from rule.huge_page_threshold on, the whole range is
 // advised MADV_HUGEPAGE and commits end on huge-page boundaries. A range always has two mappings (the
 // committed prefix, the rest with the guard page), or one when nothing or everything is committed.
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_RESERVATION_HPP
 #define RELO_DETAIL_RESERVATION_HPP
 

@@ -1,4 +1,5 @@
-// relo/detail/resource_base.hpp — layer 5: the std::pmr::memory_resource face of every relo resource.
+// relo/detail/resource_base.hpp — the std::pmr::memory_resource face of every relo resource.
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_RESOURCE_BASE_HPP
 #define RELO_DETAIL_RESOURCE_BASE_HPP
 

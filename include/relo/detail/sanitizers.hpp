@@ -8,6 +8,7 @@
 //   - the containers annotate the unused part of their capacity (__sanitizer_annotate_contiguous_container,
 //     as libstdc++ and libc++ do for std::vector), so reading data()[size()] is a container-overflow.
 // Without AddressSanitizer every function here is empty.
+// Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_SANITIZERS_HPP
 #define RELO_DETAIL_SANITIZERS_HPP
 

@@ -1,4 +1,4 @@
-// relo/detail/sequence.hpp — layer 4: the one implementation of the contiguous-sequence operations.
+// relo/detail/sequence.hpp — the one implementation of the contiguous-sequence operations.
 //
 // sequence_ops<Derived, T, Alloc> holds every algorithm of a vector-like container — element access,
 // insert, emplace, erase, assign, resize, push/pop, comparisons — written once against a small storage
@@ -55,6 +55,7 @@
 // The exception guarantees are those of [vector.modifiers]: strong for push_back/emplace_back and for
 // insertion at the end; strong for insertion anywhere when elements relocate without throwing (this is
 // better than std::vector); basic otherwise.
+// Layer 3, the container engine (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_SEQUENCE_HPP
 #define RELO_DETAIL_SEQUENCE_HPP
 
@@ -69,6 +70,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "relo/detail/config.hpp"  // (first: it defines the RELO_HAS_ macros tested next)
+
 #if RELO_HAS_THREE_WAY
 #include <compare>
 #endif
@@ -80,7 +83,6 @@
 #endif
 
 #include "relo/detail/allocation.hpp"
-#include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/uninitialized.hpp"
@@ -398,6 +400,13 @@ public:
 
     RELO_CONSTEXPR20 void resize(size_type n) {
         resize_with(n, [&](T* dest, size_type count) { uninitialized_value_construct_n(alloc(), dest, count); });
+    }
+
+    /// resize(n), except that new elements are default-initialized: an int, or any trivially
+    /// default-constructible T, keeps what the memory held (indeterminate: the caller writes it next), so
+    /// growing costs the allocation only, not a fill (LLVM's SmallVector::resize_for_overwrite).
+    RELO_CONSTEXPR20 void resize_for_overwrite(size_type n) {
+        resize_with(n, [&](T* dest, size_type count) { uninitialized_default_construct_n(alloc(), dest, count); });
     }
 
     RELO_CONSTEXPR20 void resize(size_type n, const T& value) {

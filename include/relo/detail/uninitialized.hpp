@@ -1,4 +1,4 @@
-// relo/detail/uninitialized.hpp — layer 2: allocator-aware algorithms on uninitialized memory.
+// relo/detail/uninitialized.hpp — allocator-aware algorithms on uninitialized memory.
 //
 // Every container builds, copies, moves, relocates and destroys its elements through these functions and
 // no others. Each takes the container's allocator, constructs through std::allocator_traits (so
@@ -9,6 +9,7 @@
 // Exception contract: a function that constructs several objects either constructs all of them or, if a
 // constructor throws, destroys the ones it built and rethrows. Relocation functions are noexcept and
 // require nothrow relocation (as bytes or by a noexcept move constructor).
+// Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_UNINITIALIZED_HPP
 #define RELO_DETAIL_UNINITIALIZED_HPP
 
@@ -94,6 +95,25 @@ RELO_CONSTEXPR20 T* uninitialized_value_construct_n(A& a, T* dest, std::size_t n
     construction_guard<A, T> guard(a, dest);
     for (; n != 0; --n, guard.advance()) construct(a, guard.current());
     return guard.release();
+}
+
+/// Default-initializes n objects at dest (resize_for_overwrite): a trivially default-constructible T is
+/// left as the memory was, without a store. Only where A constructs with plain placement new; through an
+/// allocator that constructs otherwise, the objects are value-initialized by it (the only way it offers).
+template <class A, class T>
+RELO_CONSTEXPR20 T* uninitialized_default_construct_n(A& a, T* dest, std::size_t n) {
+    if constexpr (uses_plain_construct_v<A, T>) {
+        if (!is_constant_evaluated()) {  // (a constant expression may only value-initialize, below)
+            if constexpr (std::is_trivially_default_constructible_v<T>) {
+                return dest + n;
+            } else {
+                construction_guard<A, T> guard(a, dest);
+                for (; n != 0; --n, guard.advance()) ::new (static_cast<void*>(guard.current())) T;
+                return guard.release();
+            }
+        }
+    }
+    return uninitialized_value_construct_n(a, dest, n);
 }
 
 /// Copy-constructs n copies of value at dest. Returns dest + n.
