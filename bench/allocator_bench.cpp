@@ -1,5 +1,5 @@
 // bench/allocator_bench.cpp — local memory resources against the standard's, Boost's and the global
-// allocator (seed 002, P0089), one case per process.
+// allocator (P0089R0), one case per process.
 //
 //   allocator_bench random --impl I --ops N --live L   N random operations on a set of at most L live
 //                                                       blocks of 8 to 512 bytes: allocate, or free a
@@ -317,12 +317,13 @@ int run_threads(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program p("allocator_bench", {mode::of<allocator_impls, table<named<"bytes", char>>>("random", run_random),
-                                        mode::of<allocator_impls, table<named<"int", int>>>("nodes", run_nodes),
-                                        mode::of<thread_impls, table<named<"bytes", char>>>("threads", run_threads)});
-    return p.main(argc, argv);
+program this_program() {
+    return program("allocator_bench", {
+        mode::of<allocator_impls, table<named<"bytes", char>>>("random", run_random),
+        mode::of<allocator_impls, table<named<"int", int>>>("nodes", run_nodes),
+        mode::of<thread_impls, table<named<"bytes", char>>>("threads", run_threads),
+    });
 }
+
+}  // namespace relo_bench

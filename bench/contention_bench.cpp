@@ -1,4 +1,4 @@
-// bench/contention_bench.cpp — P0089's benchmark IV (seed 002, section 10): variation in contention, one
+// bench/contention_bench.cpp — P0089's benchmark IV (P0089R0, section 10): variation in contention, one
 // case per process.
 //
 //   contention_bench run --impl AS7 --threads W --iterations-log N --size-log S
@@ -117,10 +117,11 @@ int run(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program p("contention_bench", {mode::of<impls, table<named<"bytes", char>>>("run", run)});
-    return p.main(argc, argv);
+program this_program() {
+    return program("contention_bench", {
+        mode::of<impls, table<named<"bytes", char>>>("run", run),
+    });
 }
+
+}  // namespace relo_bench

@@ -61,6 +61,11 @@ class Experiment:
         return self.impl_programs.get(impl, (self.program, impl))
 
 
+def size_label(n):
+    """A cell's size as its label writes it: 1000 -> "n=1e3"."""
+    return f"n={n:.0e}".replace("+0", "")
+
+
 def memory_limit():
     """Half of the machine's memory (bytes): a case that would need more is skipped (the program is told
     with --memory-limit and reports the footprint it would have needed), not run into the OOM killer."""

@@ -1,4 +1,4 @@
-// bench/locality_bench.cpp — P0089's benchmark II (seed 002, section 8): variation in locality, one case per
+// bench/locality_bench.cpp — P0089's benchmark II (P0089R0, section 8): variation in locality, one case per
 // process.
 //
 //   locality_bench run --impl global|multipool|multipool-arena --system-log G --subsystem-log S --af A --rf R --sf F
@@ -112,10 +112,11 @@ using impls = table<named<"global", global_impl>, named<"multipool", multipool_i
                     named<"multipool-arena", multipool_arena_impl>>;
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program p("locality_bench", {mode::of<impls, table<named<"int", int>>>("run", run)});
-    return p.main(argc, argv);
+program this_program() {
+    return program("locality_bench", {
+        mode::of<impls, table<named<"int", int>>>("run", run),
+    });
 }
+
+}  // namespace relo_bench

@@ -155,11 +155,11 @@ int run_shape(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program loop_shapes_bench("loop_shapes_bench",
-                                    {mode::of<shape_impls, table<named<"int", int>>>("shape", run_shape)});
-    return loop_shapes_bench.main(argc, argv);
+program this_program() {
+    return program("loop_shapes_bench", {
+        mode::of<shape_impls, table<named<"int", int>>>("shape", run_shape),
+    });
 }
+
+}  // namespace relo_bench

@@ -1,9 +1,9 @@
-// bench/pinned_bench.cpp — the seed's measurements of a reserve-and-commit array (seed 001): appends to one
+// bench/pinned_bench.cpp — the measurements of "Reserve and commit" ("Reserve and commit"): appends to one
 // container whose elements must stay where they are, one case per process.
 //
 //   pinned_bench append  --impl I --type int|unique_ptr --n N   time of n appends, then of one pass reading
 //                                                               every element; peak resident memory; commits
-//   pinned_bench latency --impl I --n N                         every append of an int timed: the seed's
+//   pinned_bench latency --impl I --n N                         every append of an int timed: the notes'
 //                                                               decade buckets, min, max, p99.9
 //   pinned_bench arena   --impl I --n N --size B --cycles C     C times n allocations of B bytes (0: 8..256)
 //                                                               from relo::vm_arena or std::pmr's monotonic
@@ -11,10 +11,10 @@
 //   pinned_bench list
 //
 // The implementations: relo::pinned_vector with the default (geometric) commit policy, with huge pages,
-// and page by page (the seed's DynArray), with other largest commit steps (the tuning sweep), relo::vector, std::vector without and with an exact reserve (the foresight
+// and page by page (the reserve-and-commit notes' DynArray), with other largest commit steps (the tuning sweep), relo::vector, std::vector without and with an exact reserve (the foresight
 // floor), std::deque and boost::container::stable_vector (what keeps addresses stable today).
 // "commits" counts the times the capacity changed during the appends: for pinned_vector each is one
-// mprotect (the seed counted the commit calls with DTrace); for the vectors each is a reallocation.
+// mprotect (the notes counted the commit calls with DTrace); for the vectors each is a reallocation.
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -215,7 +215,7 @@ int run_append(const options& opt) {
     return 0;
 }
 
-/// The seed's latency buckets: [0, 1 µs), [1 µs, 10 µs), ... [0.1 s, inf).
+/// The notes' latency buckets: [0, 1 µs), [1 µs, 10 µs), ... [0.1 s, inf).
 constexpr double decade_bounds_ns[] = {1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
 
 template <class Impl>
@@ -349,12 +349,13 @@ int run_arena(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program p("pinned_bench", {mode::of<pinned_impls, pinned_element_types>("append", run_append),
-                                     mode::of<pinned_impls, table<named<"int", int>>>("latency", run_latency),
-                                     mode::of<arena_impls, table<named<"bytes", char>>>("arena", run_arena)});
-    return p.main(argc, argv);
+program this_program() {
+    return program("pinned_bench", {
+        mode::of<pinned_impls, pinned_element_types>("append", run_append),
+        mode::of<pinned_impls, table<named<"int", int>>>("latency", run_latency),
+        mode::of<arena_impls, table<named<"bytes", char>>>("arena", run_arena),
+    });
 }
+
+}  // namespace relo_bench

@@ -103,10 +103,9 @@ int run_mode(const options& opt, const char* count_name, Run run) {
     });
     if (!found) options::usage_error("unknown implementation " + impl);
     if (!found_type) options::usage_error("unknown type " + type);
-    const process_counters after = process_counters::read();
     json_line out;
     out.add("impl", impl).add("type", type).add("n", n).add(count_name, count).add("time_s", t);
-    out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+    out.add_process_counters(before);
     out.print();
     return 0;
 }
@@ -124,13 +123,12 @@ int run_middle(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program relocation_bench("relocation_bench", {
+program this_program() {
+    return program("relocation_bench", {
         mode::of<grow_impls, relocation_element_types>("grow", run_grow),
         mode::of<middle_impls, relocation_element_types>("middle", run_middle),
     });
-    return relocation_bench.main(argc, argv);
 }
+
+}  // namespace relo_bench

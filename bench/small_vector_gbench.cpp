@@ -1,4 +1,4 @@
-// bench/small_vector_gbench.cpp — the small-vector experiment of seed 004, with Google Benchmark.
+// bench/small_vector_gbench.cpp — the experiment of the small-vectors article, with Google Benchmark.
 //
 // 100 lengths drawn from a chi-squared distribution with 8 degrees of freedom (fixed seed); one benchmark
 // iteration builds a fresh container for each length and push_backs that many ints into it. Benchmarks are
@@ -65,13 +65,15 @@ int run_benchmarks(const relo_bench::options&) { return 0; }  // (listed only: m
 
 }  // namespace
 
+relo_bench::program relo_bench::this_program() {
+    return program("small_vector_gbench", {
+        mode::of<small_impls, table<named<"int", int>>>("small", run_benchmarks, params_of(capacities{})),
+    });
+}
+
+// Its own main(): `list` as every program answers it; anything else is Google Benchmark's command line.
 int main(int argc, char** argv) {
-    using namespace relo_bench;
-    if (argc > 1 && std::string(argv[1]) == "list") {
-        const program small_vector_gbench(
-            "small_vector_gbench", {mode::of<small_impls, table<named<"int", int>>>("small", run_benchmarks, params_of(capacities{}))});
-        return small_vector_gbench.main(argc, argv);
-    }
+    if (argc > 1 && std::string(argv[1]) == "list") return relo_bench::this_program().main(argc, argv);
     register_benchmarks(capacities{});
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -1,4 +1,4 @@
-// bench/static_bench.cpp — the thesis's static_vector experiments (seed 000, section 6.4): one case per
+// bench/static_bench.cpp — the thesis's static_vector experiments (the 2021 thesis, section 6.4): one case per
 // process, printed as one JSON line (the runner, bench/run.py, interleaves the implementations).
 //
 //   static_bench env --impl I --type T --suite S --vectors N --iterations K --capacity C [--repeat R] [--seed S]
@@ -64,13 +64,12 @@ int run_env(const options& opt) {
                     final_size = env.total_size();
                     keep(final_size);
                 }
-                const process_counters after = process_counters::read();
                 json_line out;
                 out.add("impl", impl).add("type", type).add("suite", opt.required("suite"));
                 out.add("vectors", static_cast<long>(vectors)).add("iterations", iterations).add("capacity", capacity);
                 out.add("repeat", repeat);
                 out.add("time_s", elapsed).add("elements", static_cast<long>(final_size));
-                out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+                out.add_process_counters(before);
                 out.print();
             };
             found_capacity = with_capacity(capacity, run, capacities{});
@@ -130,13 +129,12 @@ int run_sizes(const options&) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program static_bench("static_bench", {
+program this_program() {
+    return program("static_bench", {
         mode::of<static_impls, vector_element_types>("env", run_env, params_of(capacities{})),
         mode::of<table<>, size_types>("sizes", run_sizes),
     });
-    return static_bench.main(argc, argv);
 }
+
+}  // namespace relo_bench

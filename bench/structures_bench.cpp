@@ -1,4 +1,4 @@
-// bench/structures_bench.cpp — P0089's benchmark I (seed 002, section 7): creating and destroying isolated
+// bench/structures_bench.cpp — P0089's benchmark I (P0089R0, section 7): creating and destroying isolated
 // data structures under the paper's fourteen allocation strategies, one case per process.
 //
 //   structures_bench run --impl AS7 --ds 3 --size-log 10 --leaves-log 27
@@ -338,10 +338,11 @@ int run(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program p("structures_bench", {mode::of<strategies, table<named<"leaf", int>>>("run", run)});
-    return p.main(argc, argv);
+program this_program() {
+    return program("structures_bench", {
+        mode::of<strategies, table<named<"leaf", int>>>("run", run),
+    });
 }
+
+}  // namespace relo_bench

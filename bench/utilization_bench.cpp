@@ -1,4 +1,4 @@
-// bench/utilization_bench.cpp — P0089's benchmark III (seed 002, section 9): variation in utilization, one
+// bench/utilization_bench.cpp — P0089's benchmark III (P0089R0, section 9): variation in utilization, one
 // case per process.
 //
 //   utilization_bench run --impl AS7 --total-log T --active-log A --size-log S [--memory-limit B]
@@ -123,10 +123,11 @@ int run(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program p("utilization_bench", {mode::of<impls, table<named<"bytes", char>>>("run", run)});
-    return p.main(argc, argv);
+program this_program() {
+    return program("utilization_bench", {
+        mode::of<impls, table<named<"bytes", char>>>("run", run),
+    });
 }
+
+}  // namespace relo_bench

@@ -7,7 +7,7 @@
 //       the thesis's environment: total time, per-iteration times (--series), growth statistics (--stats,
 //       from a second, untimed run)
 //   vector_bench loops --impl I --type int|thingie --n N --reps R
-//       the POD slides' experiment (seed 003): R times, a fresh vector and N push_backs
+//       the 2005 POD-allocator slides' experiment: R times, a fresh vector and N push_backs
 //   vector_bench latency --impl I --type int|string --n N
 //       push_back N elements into one vector, timing every call: a log-bucketed histogram and its
 //       percentiles (growth spikes: a copy of the whole vector, or a page-table move)
@@ -165,24 +165,22 @@ int run_push(const options& opt) {
         t = push_ints<Impl>(n);
     });
     if (!found) options::usage_error("unknown implementation " + impl);
-    const process_counters after = process_counters::read();
     json_line out;
     out.add("impl", impl).add("n", n).add("time_s", t);
-    out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+    out.add_process_counters(before);
     out.print();
     return 0;
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program vector_bench("vector_bench", {
+program this_program() {
+    return program("vector_bench", {
         mode::of<vector_impls, vector_element_types>("env", run_env),
         mode::of<push_impls, table<named<"int", int>>>("push", run_push),
         mode::of<vector_impls, loop_element_types>("loops", run_loops),
         mode::of<vector_impls, latency_element_types>("latency", run_latency),
     });
-    return vector_bench.main(argc, argv);
 }
+
+}  // namespace relo_bench

@@ -63,9 +63,8 @@ int run_env_of(const options& opt) {
                 final_size = env.total_size();
                 keep(final_size);
             }
-            const process_counters after = process_counters::read();
             out.add("time_s", elapsed).add("elements", static_cast<long>(final_size));
-            out.add("minor_faults", after.minor_faults - before.minor_faults).add("max_rss_kb", after.max_rss_kb);
+            out.add_process_counters(before);
             if (series) out.add_array("series_s", times);
             if (stats) {
                 vector_environment<V, true> tracked(s, seed, vectors);

@@ -1,4 +1,4 @@
-// bench/vector_environment.hpp — the thesis's vector benchmark environment (seed 000, section 4.1).
+// bench/vector_environment.hpp — the thesis's vector benchmark environment (the 2021 thesis, section 4.1).
 //
 // An environment holds a collection of vectors of one element type and runs an experiment: a sequence
 // of iterations, each performing one randomly chosen action, itself repeated a random number of times:

@@ -23,12 +23,11 @@ int run_env(const options& opt) {
 }
 
 }  // namespace
-}  // namespace relo_bench
 
-int main(int argc, char** argv) {
-    using namespace relo_bench;
-    const program vector_hardened_bench("vector_hardened_bench", {
+program this_program() {
+    return program("vector_hardened_bench", {
         mode::of<hardened_impls, vector_element_types>("env", run_env),
     });
-    return vector_hardened_bench.main(argc, argv);
 }
+
+}  // namespace relo_bench

@@ -1,5 +1,5 @@
 """The allocator family (allocator_bench): relo's local memory resources against the standard's, Boost's
-and the global allocators (seed 002, P0089), with the peak resident memory beside every time.
+and the global allocators (P0089R0), with the peak resident memory beside every time.
 """
 from __future__ import annotations
 

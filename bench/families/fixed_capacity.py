@@ -1,5 +1,5 @@
 """The fixed-capacity family (static_bench): relo::inplace_vector against boost::container::static_vector
-and the other fixed-capacity vectors, in the thesis's environment (seed 000, section 6.4), and the sizeof
+and the other fixed-capacity vectors, in the thesis's environment (the 2021 thesis, section 6.4), and the sizeof
 table of every small and fixed-capacity vector."""
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def experiments(ctx):
     impls = ["boost", "relo", "relo-unchecked"] + [p for p in ctx.impls(PROGRAM, "env") if p in optional]
     return [Experiment(
         "static-env", "Fixed-capacity vectors in the thesis's environment",
-        f"Seed 000, section 6.4: the vector environment with static vectors of capacity {capacity:,} (push_back and "
+        f"The 2021 thesis, section 6.4: the vector environment with static vectors of capacity {capacity:,} (push_back and "
         "insert add what still fits; push-only runs fresh environments until the pushed elements reach the suite's "
         "scale, since filling a vector takes milliseconds). relo is relo::inplace_vector with push_back, relo-unchecked with "
         "unchecked (fast) push_back; uwr is the thesis's uwr::static_vector (checked; -unchecked: fast_push_back); "

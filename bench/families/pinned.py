@@ -1,7 +1,7 @@
 """The pinned family (pinned_bench): relo::pinned_vector against what keeps addresses stable today.
 
-Seed 001 ("Reserve and commit"): appends to one container per process, with its peak resident memory, the
-time of one pass reading every element, and the latency of every append in the seed's decade buckets.
+"Reserve and commit": appends to one container per process, with its peak resident memory, the
+time of one pass reading every element, and the latency of every append in the notes' decade buckets.
 """
 from __future__ import annotations
 
@@ -60,9 +60,9 @@ def experiments(ctx):
     return [
         Experiment(
             "pinned-append", "Stable addresses: appending ints",
-            "Seed 001: n push_backs of int into one container in a fresh process. pinned is relo::pinned_vector "
+            "As in \"Reserve and commit\": n push_backs of int into one container in a fresh process. pinned is relo::pinned_vector "
             "(geometric commits, 4 KiB pages), pinned-huge the same with transparent huge pages from 2 MiB, "
-            "pinned-page one page per commit (the seed's DynArray); each reserves room for n elements (or its "
+            "pinned-page one page per commit (the reserve-and-commit notes' DynArray); each reserves room for n elements (or its "
             "16 GiB default, when larger). std-reserve is std::vector with an exact reserve(n) (the foresight "
             "floor); deque and stable-vector keep addresses stable without contiguity. The tables below give "
             "the peak resident memory, one pass reading every element, and the commits.",
@@ -75,7 +75,7 @@ def experiments(ctx):
             section=append_section),
         Experiment(
             "pinned-latency", "Latency of every append",
-            f"{latency_n:.0e} push_backs of int, each timed by the CPU's time-stamp counter, counted in the seed's "
+            f"{latency_n:.0e} push_backs of int, each timed by the CPU's time-stamp counter, counted in the notes' "
             "decade buckets (the table below, medians over rounds); the ratio table is the total time.",
             PROGRAM, LATENCY_IMPLS, "std", [(label(latency_n), ["latency", "--n", str(latency_n)])],
             summary=summary, section=latency_section),
@@ -122,7 +122,7 @@ def append_section(experiment, results, out):
 
 
 def latency_section(experiment, results, out):
-    """The seed's buckets, min, p99.9 and max per implementation, and a histogram chart."""
+    """The notes' latency buckets, min, p99.9 and max per implementation, and a histogram chart."""
     lines = ["Appends per latency bucket, min, p99.9 and max (medians over rounds):", "",
              "| impl | " + " | ".join(DECADES) + " | min | p99.9 | max |", "|---|" + "---:|" * (len(DECADES) + 3)]
     for label, _ in experiment.cells:
@@ -168,7 +168,7 @@ def extra_section(ctx, extra, out):
     cells = sorted({r["cell"] for r in rows}, key=lambda c: float(c.split("=")[1]))
     lines = ["## Commits while appending ints", "",
              "How many times the capacity changed during the appends (one untimed run): for pinned_vector each "
-             "change is one mprotect (the seed counted these calls); for the vectors each is a reallocation.", "",
+             "change is one mprotect (the notes counted these calls); for the vectors each is a reallocation.", "",
              "| case | " + " | ".join(impls) + " |", "|---|" + "---:|" * len(impls)]
     for cell in cells:
         by_impl = {r["impl"]: r["commits"] for r in rows if r["cell"] == cell}

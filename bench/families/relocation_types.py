@@ -3,15 +3,11 @@ shared_ptr, a std::vector and a relo::vector of 3 ints, std::function, std::stri
 as bytes where their layout allows (docs/relocation.md: libstdc++'s std::string does not)."""
 from __future__ import annotations
 
-from experiment import Experiment, relo_against_peers
+from experiment import Experiment, relo_against_peers, size_label
 
 PROGRAMS = ["relocation_bench"]
 ORDER = 12
 PROGRAM = "relocation_bench"
-
-
-def label(n):
-    return f"n={n:.0e}".replace("+0", "")
 
 
 def experiments(ctx):
@@ -20,11 +16,11 @@ def experiments(ctx):
                       "full": [10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7]})
     # Small n is repeated (a fresh vector each time) to about the same number of pushes per cell.
     total = ctx.pick({"smoke": 10 ** 4, "quick": 10 ** 6, "full": 10 ** 7})
-    grow_cells = [(f"{t}/{label(n)}", ["grow", "--type", t, "--n", str(n), "--reps", str(max(1, total // n))])
+    grow_cells = [(f"{t}/{size_label(n)}", ["grow", "--type", t, "--n", str(n), "--reps", str(max(1, total // n))])
                   for t in types for n in sizes]
     n_middle = ctx.pick({"smoke": 1000, "quick": 10 ** 4, "full": 10 ** 5})
     ops = ctx.pick({"smoke": 50, "quick": 2000, "full": 2000})
-    middle_cells = [(f"{t}/{label(n_middle)}", ["middle", "--type", t, "--n", str(n_middle), "--ops", str(ops)])
+    middle_cells = [(f"{t}/{size_label(n_middle)}", ["middle", "--type", t, "--n", str(n_middle), "--ops", str(ops)])
                     for t in types]
     grow_impls = ctx.impls(PROGRAM, "grow")
     middle_impls = ctx.impls(PROGRAM, "middle")

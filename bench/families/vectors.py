@@ -1,7 +1,7 @@
 """The vector family (vector_bench): relo::vector against std::vector and the other growable vectors.
 
-The thesis's environment (seed 000), the foresight floor, the latency of single push_backs, the POD
-slides' loops (seed 003), polymorphic memory resources and other global allocators.
+The 2021 thesis's environment, the foresight floor, the latency of single push_backs, the POD
+slides' loops, polymorphic memory resources and other global allocators.
 """
 from __future__ import annotations
 
@@ -92,14 +92,14 @@ def experiments(ctx):
     return [
         Experiment(
             "vector-env", "The thesis's vector environment",
-            "Seed 000, section 4.1: push-only with 1, 10, 50 and 100 vectors, push-cons-dest and all, for int, "
+            "The 2021 thesis, section 4.1: push-only with 1, 10, 50 and 100 vectors, push-cons-dest and all, for int, "
             "std::array<int,10>, an 8-byte non-trivial test type and empty std::string; the same random seeds "
             "for every implementation. boost-gf2 is boost::container::vector with growth factor 2, as the thesis "
             "configured it.", PROGRAM, impls, "std", cells,
             summary=relo_against_peers(impls), chart_by=lambda cell: cell.split("/")[0]),
         Experiment(
             "vector-relocatable", "Overriding triviality",
-            "Seed 000, section 6.6: test_type wrapped and declared trivially relocatable (RELO_TRIVIALLY_RELOCATABLE), "
+            "The 2021 thesis, section 6.6: test_type wrapped and declared trivially relocatable (RELO_TRIVIALLY_RELOCATABLE), "
             "so relo grows it by realloc/mremap.", PROGRAM, impls, "std", relocatable,
             summary=relo_against_peers(impls)),
         Experiment(
@@ -122,7 +122,7 @@ def experiments(ctx):
             summary=relo_against_peers(latency_impls), section=latency_section),
         Experiment(
             "pod-realloc", "Realloc for bitwise-movable types (the POD slides)",
-            "Seed 003: a fresh vector and n push_backs, repeated to about the same number of push_backs per cell, "
+            "The 2005 POD-allocator slides: a fresh vector and n push_backs, repeated to about the same number of push_backs per cell, "
             "for int and the slides' 'Thingie' (a class with its own copy constructor, declared trivially "
             "relocatable). relo-stdalloc is relo::vector on std::allocator (allocate-move-free, memcpy for "
             "relocatable types); relo-rnever never uses large blocks (pure realloc); relo is the default.",
