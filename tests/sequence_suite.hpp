@@ -131,7 +131,7 @@ private:
 };
 
 /// Inside its capacity, an insertion or erasure in the middle shifts the tail by move-assignment, as
-/// std::vector does (docs/vector_performance.md, "Shifting by assignment"): it constructs and destroys
+/// std::vector does (docs/measurements/vector.md, "Shifting by assignment"): it constructs and destroys
 /// only as many objects as it adds or removes, where relocating the tail would construct and destroy each
 /// element of it. C holds operation_counter and has room for 48 elements.
 template <class C>

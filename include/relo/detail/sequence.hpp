@@ -245,7 +245,7 @@ public:
     // Always inline, with its growth glue (grow_and_emplace_back, ensure_room_for, must_grow_for and
     // relo::vector's seq_grow): when GCC outlined the glue as a function taking `this`, a local vector's
     // pointers lived in memory and a push_back loop loaded and stored them on every element
-    // (docs/vector_performance.md, "A push_back loop in registers"). Only the container's growth
+    // (docs/measurements/vector.md, "A push_back loop in registers"). Only the container's growth
     // function, which takes and returns a block by value, stays out of line. A storage whose object lives
     // in memory anyway declares seq_grows_out_of_line, and its growth is one call (small_vector).
     template <class... Args>
