@@ -37,11 +37,11 @@ class Experiment:
     draws its own figures; expected_seconds: cell label -> the expected seconds of one case, for the
     estimate a long run prints before it starts (None: unknown); impl_programs: implementation ->
     (program, its name there) for implementations that another program runs (a build with other flags),
-    with the same arguments."""
+    with the same arguments; targets: [Target], each a line of the report's table of targets."""
 
     def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", tuning=False,
                  summary=None, chart_by=None, section=None, sample_memory=None, pinned=True, bar_charts=True,
-                 expected_seconds=None, impl_programs=None):
+                 expected_seconds=None, impl_programs=None, targets=()):
         self.name, self.title, self.description = name, title, description
         self.program, self.impls, self.baseline = program, impls, baseline
         self.cells = cells
@@ -55,10 +55,22 @@ class Experiment:
         self.bar_charts = bar_charts
         self.expected_seconds = expected_seconds
         self.impl_programs = impl_programs or {}
+        self.targets = list(targets)
 
     def program_of(self, impl):
         """(program, implementation name in it) that runs impl."""
         return self.impl_programs.get(impl, (self.program, impl))
+
+
+class Target:
+    """A performance target: in every cell (or those `cells` accepts: label -> bool), the subject's time
+    divided by the fastest of `against` (medians of ratios measured in the same rounds) is at most
+    `bound`. The report lists each with the worst cell and whether it is met."""
+
+    def __init__(self, text, subject, against, bound, cells=None):
+        self.text, self.subject, self.bound = text, subject, bound
+        self.against = [against] if isinstance(against, str) else list(against)
+        self.cells = cells
 
 
 def size_label(n):

@@ -363,6 +363,42 @@ def summary_section(experiments, results):
     return lines + [""] if rows else []
 
 
+def target_rows(e, target, results):
+    """Per cell of e that the target covers and that ran: (cell, subject ÷ the fastest of target.against)."""
+    rows = []
+    for (_, cell), per_impl in summarize([r for r in results if r["experiment"] == e.name], e.metric,
+                                         e.baseline).items():
+        if target.cells is not None and not target.cells(cell):
+            continue
+        present = [per_impl[a]["median"] for a in target.against if a in per_impl]
+        if target.subject not in per_impl or not present:
+            continue
+        rows.append((cell, per_impl[target.subject]["median"] / min(present)))
+    return rows
+
+
+def targets_section(experiments, results):
+    """The targets the families declare, each with its worst cell: what is met and what is not, at a glance."""
+    lines = ["## Targets", "",
+             "Each target bounds a ratio of medians measured in the same rounds, in every cell it covers; the "
+             "worst cell decides whether it is met. docs/ says why a missed one is missed.", "",
+             "| experiment | target | cells | worst cell | bound | met |", "|---|---|---:|---|---:|---|"]
+    rows = 0
+    for e in experiments:
+        if e.tuning:
+            continue
+        for t in e.targets:
+            cells = target_rows(e, t, results)
+            if not cells:
+                continue
+            cell, worst = max(cells, key=lambda c: c[1])
+            met = sum(1 for _, r in cells if r <= t.bound)
+            verdict = "yes" if met == len(cells) else f"no ({met} of {len(cells)} cells)"
+            lines.append(f"| {e.title} | {t.text} | {len(cells)} | {worst:.2f} ({cell}) | {t.bound:.2f} | {verdict} |")
+            rows += 1
+    return lines + [""] if rows else []
+
+
 def write_report(out, experiments, families, ctx, results, extra, header, failures):
     """report.md in out: the header, the summary, every experiment's section, the families' extra
     sections, and the failures."""
@@ -374,6 +410,7 @@ def write_report(out, experiments, families, ctx, results, extra, header, failur
         lines += [f"**No plots:** {sys.executable} cannot import matplotlib (Debian: python3-matplotlib, "
                   "for /usr/bin/python3).", ""]
     lines += summary_section(experiments, results)
+    lines += targets_section(experiments, results)
     for e in experiments:
         lines += experiment_section(e, results, out)
     for family in families:

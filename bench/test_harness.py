@@ -247,6 +247,24 @@ class ReportTest(unittest.TestCase):
                               "(all/int) | 1 of 3 | boost |")
         self.assertNotIn("Choosing", summary, "tuning sweeps are not summarized")
 
+    def test_targets_name_their_worst_cell_and_whether_they_are_met(self):
+        # relo ÷ std: push-only/int/1 0.30 (meets ≤ 0.40), push-only/int/10 0.50 (misses); all/int 0.90 and
+        # all/string 1.20 fall under "every other cell" (≤ 1.0: one of two); push-only/int/50 is the floor,
+        # which no target covers.
+        times = {"push-only/int/1": 0.3, "push-only/int/10": 0.5, "all/int": 0.9, "all/string": 1.2,
+                 "push-only/int/50": 0.9}
+        results = []
+        for cell, relo in times.items():
+            results += synthetic("vector-env", cell, 3, {"std": [1.0, 1.0, 1.0], "relo": [relo] * 3})
+        with tempfile.TemporaryDirectory() as out:
+            report = write_report(out, fake_context(), results)
+        targets = report[report.index("## Targets"):report.index("## The thesis's vector environment")]
+        rows = [line for line in targets.splitlines() if line.startswith("| The thesis's vector environment")]
+        self.assertEqual(len(rows), 2, "the string/test type target has no cell that ran")
+        self.assertIn("| 2 | 0.50 (push-only/int/10) | 0.40 | no (1 of 2 cells) |", rows[0])
+        self.assertIn("every other cell", rows[1])
+        self.assertIn("| 2 | 1.20 (all/string) | 1.00 | no (1 of 2 cells) |", rows[1])
+
     def test_sampled_memory_is_plotted_per_cell(self):
         ctx = fake_context()
         e = experiment(ctx, "vector-env")

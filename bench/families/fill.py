@@ -4,7 +4,7 @@ them, so growth costs the allocation, the page faults and the program's own writ
 new int[n] (uninitialized) and the same writes."""
 from __future__ import annotations
 
-from experiment import Experiment, size_label
+from experiment import Experiment, Target, size_label
 
 PROGRAMS = ["fill_bench"]
 ORDER = 13
@@ -25,4 +25,6 @@ def experiments(ctx):
         "boost::container::vector's resize(n, default_init). Target: relo-resize-for-overwrite within 1.1x of the "
         "floor.",
         PROGRAM, impls, "floor", cells,
-        summary=("relo-resize-for-overwrite", ["floor", "relo-resize", "std-resize", "std-reserve-push"]))]
+        summary=("relo-resize-for-overwrite", ["floor", "relo-resize", "std-resize", "std-reserve-push"]),
+        targets=[Target("resize_for_overwrite and the writes ≤ 1.1× the floor", "relo-resize-for-overwrite", "floor",
+                        1.1)])]

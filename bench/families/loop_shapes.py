@@ -5,7 +5,7 @@ taking the vector by reference. How fast push_back is there depends on the conta
 as much as on its growth."""
 from __future__ import annotations
 
-from experiment import Experiment, relo_against_peers
+from experiment import Experiment, Target, relo_against_peers
 
 PROGRAMS = ["loop_shapes_bench"]
 ORDER = 15
@@ -29,7 +29,9 @@ def experiments(ctx):
                    "takes by reference); n pushes per round, every round from empty vectors.")
     return [
         Experiment("loop-shapes", "push_back in the loop shapes users write: vectors", description, PROGRAM, vectors,
-                   "std", cells, summary=relo_against_peers(vectors)),
+                   "std", cells, summary=relo_against_peers(vectors),
+                   targets=[Target("relo ≤ 1.1× the fastest vector in every shape", "relo",
+                                   [i for i in vectors if i != "relo"], 1.1)]),
         Experiment("loop-shapes-small", "push_back in the loop shapes users write: small vectors (N = 8)",
                    description + " Small vectors with 8 ints inline, against std::vector.", PROGRAM, small, "std",
                    cells, summary=("relo-small", [i for i in small if i != "relo-small"])),

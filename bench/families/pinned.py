@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import report as rr
-from experiment import Experiment, memory_limit, skipped_lines
+from experiment import Experiment, Target, memory_limit, skipped_lines
 
 PROGRAMS = ["pinned_bench"]
 ORDER = 40
@@ -67,7 +67,8 @@ def experiments(ctx):
             "floor); deque and stable-vector keep addresses stable without contiguity. The tables below give "
             "the peak resident memory, one pass reading every element, and the commits.",
             PROGRAM, APPEND_IMPLS, "std", append_cells(ctx, "int"), summary=summary,
-            section=append_section, sample_memory=0.01),
+            section=append_section, sample_memory=0.01,
+            targets=[Target("pinned_vector ≤ 1.0× std::deque at every n", "pinned", "deque", 1.0)]),
         Experiment(
             "pinned-append-uptr", "Stable addresses: appending std::unique_ptr<int>",
             "The same with std::unique_ptr<int> elements, whose own allocations dominate.",

@@ -9,7 +9,7 @@ import math
 import os
 
 import report as rr
-from experiment import Experiment
+from experiment import Experiment, Target
 
 PROGRAMS = ["structures_bench"]
 ORDER = 55
@@ -27,6 +27,16 @@ STRATEGY_NAMES = ("AS1 global allocator, AS2 the same through std::pmr::memory_r
                   "(AS3-AS6), multipool (AS7-AS10) and multipool over monotonic (AS11-AS14), each bound at "
                   "compile time (odd pairs: AS3/AS4, AS7/AS8, AS11/AS12) and at run time, each destroyed or "
                   "winked out (even numbers)")
+
+
+# Benchmark I's targets (docs/p0089_benchmarks.md): a resource made for one structure must cost less than
+# the mallocs it replaces; binding at compile time must never be slower than through the abstract base;
+# the abstract base within 1.1x of binding at compile time.
+TARGETS = [
+    Target("AS7 (multipool, compile time) ≤ 1.0× AS1 (malloc)", "AS7", "AS1", 1.0),
+    Target("AS3 (monotonic, compile time) ≤ 1.0× AS5 (the same at run time)", "AS3", "AS5", 1.0),
+    Target("AS9 (multipool through std::pmr::memory_resource*) ≤ 1.1× AS7", "AS9", "AS7", 1.1),
+]
 
 
 def paper():
@@ -80,7 +90,7 @@ def experiments(ctx):
             "pool and monotonic buffer resources, boost-* Boost.Container's, in the AS9/AS5 roles; AS1+X is AS1 "
             "under another global allocator.",
             PROGRAM, every, "AS1", cells, summary=("AS7", peers), section=section, bar_charts=False,
-            expected_seconds=expected))
+            expected_seconds=expected, targets=TARGETS))
     out.append(Experiment(
         "chunk-cache-tuning", "Tuning: relo::chunk_cache_limit()",
         "The chunks each thread keeps for its next local resources: 8 MiB (the default) against none (cache0), "
