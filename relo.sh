@@ -85,7 +85,7 @@ cmd_test() {
     "mingw-wine|x86_64-w64-mingw32-g++-posix|20|-O1|-DRELO_WERROR=ON -DCMAKE_SYSTEM_NAME=Windows -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc-posix -DCMAKE_EXE_LINKER_FLAGS=-static -DCMAKE_CROSSCOMPILING_EMULATOR=wine -DRELO_GTEST_SOURCE_DIR=/usr/src/googletest -DRELO_TEST_PACKAGE=OFF -DRELO_BUILD_TESTS=ON"
     "clang-fuzz|clang++|20|-O1 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_TEST_PACKAGE=OFF -DRELO_FUZZ_ONLY=ON -DRELO_FUZZ_SECONDS=10"
   )
-  local passed=0 failed=0 failed_configs=()
+  local passed=0 failed=0 cases=0 failed_configs=()
   for c in "${configs[@]}"; do
     IFS='|' read -r name cxx std flags extra <<<"$c"
     local t0=$SECONDS
@@ -96,11 +96,16 @@ cmd_test() {
     log "[$name] run tests"
     # Wine makes its prefix on first use: once, before tests run two at a time (without .NET and a browser).
     if [ "$name" = mingw-wine ]; then WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init >/dev/null 2>&1 || true; fi
-    local out="$ROOT/build/$name.ctest.log"
+    local out="$ROOT/build/$name.ctest.log" xml="$ROOT/build/$name.gtest"
+    # Each test program writes its GoogleTest results beside the log (ctest counts programs, not cases).
+    rm -rf "$xml"
     if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WINEDEBUG=-all \
-        ctest --output-on-failure -j "$JOBS" >"$out" 2>&1); then :; else failed_configs+=("$name"); fi
+        GTEST_OUTPUT="xml:$xml/" ctest --output-on-failure -j "$JOBS" >"$out" 2>&1); then :; else failed_configs+=("$name"); fi
+    local config_cases
+    config_cases=$(cat "$xml"/*.xml 2>/dev/null | sed -n 's/.*<testsuites tests="\([0-9]*\)".*/\1/p' | awk '{s += $1} END {print s + 0}')
+    cases=$((cases + config_cases))
     grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" "$out" | tail -n 20 || true
-    log "[$name] built in $((t1 - t0)) s, tests ran in $((SECONDS - t1)) s"
+    log "[$name] built in $((t1 - t0)) s, tests ran in $((SECONDS - t1)) s ($config_cases GoogleTest cases)"
     local line
     line=$(grep -E "tests passed, [0-9]+ tests failed out of" "$out" | tail -n1 || true)
     if [[ $line =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
@@ -117,7 +122,7 @@ cmd_test() {
   log "[bench-from-clone] took $((SECONDS - t0)) s"
   echo
   if [ ${#failed_configs[@]} -ne 0 ]; then echo "failing configurations: ${failed_configs[*]}"; fi
-  echo "$passed passed, $failed failed"
+  echo "$passed passed, $failed failed (ctest tests: each test program whole, each script; $cases GoogleTest cases ran in them)"
   [ "$failed" -eq 0 ] && [ ${#failed_configs[@]} -eq 0 ]
 }
 

@@ -64,11 +64,13 @@ class Experiment:
 
 class Target:
     """A performance target: in every cell (or those `cells` accepts: label -> bool), the subject's time
-    divided by the fastest of `against` (medians of ratios measured in the same rounds) is at most
-    `bound`. The report lists each with the worst cell and whether it is met."""
+    (the fastest of the subjects, when a list) divided by the fastest of `against` (medians of ratios
+    measured in the same rounds) is at most `bound`. The report lists each with the worst cell and whether
+    it is met."""
 
     def __init__(self, text, subject, against, bound, cells=None):
-        self.text, self.subject, self.bound = text, subject, bound
+        self.text, self.bound = text, bound
+        self.subjects = [subject] if isinstance(subject, str) else list(subject)
         self.against = [against] if isinstance(against, str) else list(against)
         self.cells = cells
 

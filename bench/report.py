@@ -371,9 +371,10 @@ def target_rows(e, target, results):
         if target.cells is not None and not target.cells(cell):
             continue
         present = [per_impl[a]["median"] for a in target.against if a in per_impl]
-        if target.subject not in per_impl or not present:
+        subjects = [per_impl[s]["median"] for s in target.subjects if s in per_impl]
+        if not subjects or not present:
             continue
-        rows.append((cell, per_impl[target.subject]["median"] / min(present)))
+        rows.append((cell, min(subjects) / min(present)))
     return rows
 
 

@@ -25,8 +25,10 @@
 // compile-time binding, the same winked out, runtime binding, the same winked out. "Winked out": the
 // structure is never destroyed; the resource, a local of the iteration, gives its memory back at once.
 // Beside them: std-pool and std-monotonic (std::pmr's unsynchronized pool and monotonic buffer resources
-// in the AS9 and AS5 roles), boost-pool and boost-monotonic (Boost.Container's), and AS1 under another
-// global allocator (the runner preloads it: AS1+mimalloc ...).
+// in the AS9 and AS5 roles), boost-pool and boost-monotonic (Boost.Container's), AS1 under another
+// global allocator (the runner preloads it: AS1+mimalloc ...), and the floors: allocation at no cost (a
+// bump pointer, never freeing) over memory an untimed first build faulted in (floor) or that the timed
+// builds fault in once (floor-cold), what every strategy is measured against.
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -241,6 +243,39 @@ struct sets_cache_limit : std::false_type {};
 template <class Strategy>
 struct sets_cache_limit<Strategy, std::void_t<decltype(Strategy::chunk_cache_limit)>> : std::true_type {};
 
+/// The floor of benchmark I: allocation at (almost) no cost — a bump pointer over memory that a first,
+/// untimed build faulted in, never freeing, reached at compile time like AS7. What is left of a case's time
+/// is the structure's own work (hashing, copying, linking, destroying) and its cache misses.
+class floor_resource {
+public:
+    floor_resource() noexcept { arena().reset(relo::vm_arena::give_back::nothing); }
+    void* allocate(std::size_t bytes, std::size_t alignment) { return arena().allocate(bytes, alignment); }
+    void deallocate(void*, std::size_t, std::size_t) noexcept {}
+
+private:
+    static relo::vm_arena& arena() {
+        static relo::vm_arena one;  // (its pages stay committed across resets: give_back::nothing)
+        return one;
+    }
+};
+struct floor_state {
+    floor_resource resource;
+    template <class A>
+    A allocator() {
+        return A(&resource);
+    }
+};
+// floor-cold: the same bump pointer, its memory faulted in by the first timed build, as every strategy's
+// is in a fresh process; floor: one untimed build first, so no page fault is timed.
+using floor_cold_strategy = compile_time<floor_resource, floor_state, false>;
+struct floor_strategy : floor_cold_strategy {
+    static constexpr bool warm_up = true;
+};
+template <class Strategy, class = void>
+struct warms_up : std::false_type {};
+template <class Strategy>
+struct warms_up<Strategy, std::void_t<decltype(Strategy::warm_up)>> : std::true_type {};
+
 using relo_monotonic = resource_state<just<relo::monotonic_resource>>;
 using relo_multipool = resource_state<just<relo::multipool_resource>>;
 using relo_composite = resource_state<multipool_over_monotonic>;
@@ -282,6 +317,8 @@ using strategies = join_t<
           named<"AS12", compile_time<relo::multipool_resource, relo_composite, true>>,
           named<"AS13", strategy<pmr_allocator, relo_composite, false>>,
           named<"AS14", strategy<pmr_allocator, relo_composite, true>>,
+          named<"floor", floor_strategy>,
+          named<"floor-cold", floor_cold_strategy>,
           named<"std-pool", strategy<pmr_allocator, resource_state<just<std::pmr::unsynchronized_pool_resource>>, false>>,
           named<"std-monotonic", strategy<pmr_allocator, resource_state<just<std::pmr::monotonic_buffer_resource>>, false>>>,
     boost_strategies,
@@ -297,6 +334,12 @@ template <class Strategy, class DS>
 double run_structure(std::size_t elements, long iterations) {
     if constexpr (sets_cache_limit<Strategy>::value) relo::set_chunk_cache_limit(Strategy::chunk_cache_limit);
     leaf_source leaves;
+    if constexpr (warms_up<Strategy>::value) {
+        typename Strategy::state state;
+        DS ds(state.template allocator<typename DS::allocator_type>());
+        fill(ds, elements, leaves);
+        keep(ds.size());
+    }
     const double start = now_seconds();
     for (long i = 0; i < iterations; ++i) {
         typename Strategy::state state;
