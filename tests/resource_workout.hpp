@@ -101,7 +101,9 @@ void random_container_workout(Resource& resource, unsigned seed, int steps) {
         if (step % 97 == 0) {
             ASSERT_EQ(vector_on.size(), vector_model.size());
             ASSERT_EQ(relo_on.size(), relo_model.size());
-            if (!relo_on.empty()) ASSERT_EQ(relo_on.back(), relo_model.back());
+            if (!relo_on.empty()) {
+                ASSERT_EQ(relo_on.back(), relo_model.back());
+            }
             ASSERT_EQ(set_on.size(), set_model.size());
             ASSERT_EQ(string_on.size(), string_model.size());
         }
