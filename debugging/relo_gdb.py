@@ -5,7 +5,7 @@
 # in its auto-load safe-path (`add-auto-load-safe-path DIR` or `set auto-load safe-path /` in ~/.gdbinit).
 # Without that, `source <prefix>/share/relo/gdb/relo_gdb.py` loads it by hand. docs/debugging.md says more.
 #
-# The printers read the containers' members, so they follow the headers: tests/debugger_test.py checks
+# The printers read the containers' members, so they follow the headers: tests/debugger/debugger_test.py checks
 # every printer against a program built with -g.
 import gdb
 import gdb.printing

@@ -17,7 +17,13 @@
 //   * Iterators are pointers. Insertion and erasure invalidate iterators from the position on; nothing
 //     else does (the elements never move to other storage). Moving a container moves its elements.
 //
-// Every member's contract: docs/reference/inplace_vector.md and docs/reference/sequence.md.
+// The operations every relo vector shares (access, push_back, insert, erase, resize, assign, comparison:
+// detail::sequence_ops) have relo::vector's contracts (relo/vector.hpp, "The operations every relo
+// vector shares"), where "grows" is needing more than N elements: std::bad_alloc, nothing changed. The
+// members of its own, and those that differ, state their contracts in the class below. Departures from
+// std::inplace_vector: the extras fast_push_back / fast_emplace_back (unchecked_push_back's other name)
+// and safe_pop_back; insertion anywhere is strong when elements relocate without throwing; insert's range
+// may be the container's own elements.
 // Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_INPLACE_VECTOR_HPP
 #define RELO_INPLACE_VECTOR_HPP
@@ -351,8 +357,12 @@ public:
     using typename base::reference;
 
     // ---------------------------------------------------------------------------------------------------
-    // Construction: std::bad_alloc if more than N elements are asked for. Copies and moves are those of
-    // the elements (trivial when T's are).
+    // Construction: the default constructor writes nothing into the slots; the others are O(n) and throw
+    // std::bad_alloc if more than N elements are asked for, and what constructing T throws (nothing
+    // leaks). Copies and moves are those of the elements, O(n) (trivial when T's are: copying a trivially
+    // copyable T copies the object). Moving relocates trivially relocatable T, leaving the source empty;
+    // others are moved one by one, the source keeping its moved-from elements; noexcept when T's move is.
+    // Assignment is assign()'s; the destructor is O(n), and trivial when T's is.
 
     // User-provided, so that value-initialization (inplace_vector<T, N>{}, a container's emplace_back())
     // does not zero the N slots first.
@@ -398,7 +408,7 @@ public:
 
     static constexpr size_type capacity() noexcept { return N; }
     static constexpr size_type max_size() noexcept { return N; }
-    /// Throws std::bad_alloc if n > N; otherwise does nothing.
+    /// O(1): throws std::bad_alloc if n > N; otherwise does nothing.
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n > N) seq_too_large("relo: inplace_vector::reserve() beyond its capacity");
     }
@@ -406,7 +416,8 @@ public:
     static constexpr void shrink_to_fit() noexcept {}
 
     /// Exchanges the contents element by element: O(max(size(), other.size())). Elements are swapped,
-    /// and the longer container's extra elements relocate to the shorter one in one pass.
+    /// and the longer container's extra elements relocate to the shorter one in one pass. Throws what
+    /// swapping or relocating T throws.
     RELO_CONSTEXPR20 void swap(inplace_vector& other) noexcept(
         std::is_nothrow_swappable_v<T> && detail::nothrow_relocate_v<constructor, T>) {
         if (this != std::addressof(other)) this->swap_elements(other);

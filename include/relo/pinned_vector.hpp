@@ -8,7 +8,10 @@
 //
 // The interface is relo::vector's (std::vector's, with the C++23 range members and relo's extras), and
 // every std::vector constructor has a counterpart taking relo::max_capacity and a capacity (in elements)
-// first. What differs:
+// first. The operations every relo vector shares (access, push_back, insert, erase, resize, assign,
+// comparison: detail::sequence_ops) have relo::vector's contracts (relo/vector.hpp, "The operations every
+// relo vector shares"), with the differences below; the members of its own state theirs in the class.
+// What differs:
 //   * max_size() is the reservation: growing beyond it throws std::length_error (the vector unchanged);
 //     capacity() is what is committed. Committing fails with std::bad_alloc (the vector unchanged); a
 //     reservation the system refuses is a std::bad_alloc whose what() names its size.
@@ -28,7 +31,12 @@
 //     reallocation); every other operation stays in the reservation.
 //   * There is no allocator: the elements are constructed and destroyed as std::allocator<T> does.
 // Each vector is one or two mappings (the committed pages, the rest of the reservation with its guard
-// page): Linux's default vm.max_map_count (65530) allows about 32000 vectors that have committed pages.
+// page): Linux's default vm.max_map_count (65530) allows about 32000 vectors that have committed pages,
+// and 16 GiB reservations 8192 vectors in a 47-bit address space (give smaller ones, relo::max_capacity,
+// to programs that need more). Committed pages take memory only once written (with huge pages, at most
+// one partly used 2 MiB page beyond the elements). A reservation is MAP_NORESERVE: commits do not count
+// against the commit limit under Linux's heuristic overcommit; under strict overcommit
+// (vm.overcommit_memory = 2) they are charged and may fail with std::bad_alloc.
 //
 // CommitPolicy says how pages are committed: the rule and the policies are stated in relo/commit_policy.hpp
 // (the default, relo::geometric_commit, commits geometrically in 4 KiB pages).
@@ -86,7 +94,13 @@ public:
 
     // ---------------------------------------------------------------------------------------------------
     // Construction. A constructor without relo::max_capacity reserves default_reservation bytes (more if
-    // its elements need more); with it, room for exactly `capacity` elements (rounded up to whole pages).
+    // its elements need more; where the address space is smaller, a lowered RLIMIT_AS or a 32-bit
+    // process, the largest of 8 GiB, 4 GiB, ... the system grants, at least what the elements need); with
+    // it, room for exactly `capacity` elements (rounded up to whole pages). Reserving is one mmap, O(1):
+    // it throws std::bad_alloc (whose what() names the size) when the system refuses, std::length_error
+    // when capacity * sizeof(T) overflows. pinned_vector() and (max_capacity, capacity) commit nothing.
+    // The constructors with elements are O(n): they commit what the elements need, once; they throw what
+    // constructing T throws, and std::length_error when the elements exceed the reservation; nothing leaks.
 
     pinned_vector() { reserve_default(0); }
     pinned_vector(max_capacity_t, size_type capacity) { reserve_elements(capacity); }
@@ -134,12 +148,13 @@ public:
     }
 #endif
 
-    /// A new reservation of other's size, holding copies of its elements.
+    /// O(n): a new reservation of other's size, holding copies of its elements.
     pinned_vector(const pinned_vector& other) : pinned_vector(without_reservation) {
         if (other.begin_ != nullptr) reserve_bytes(other.reserved_);
         build_from_range(other.begin(), other.end());
     }
-    /// Takes other's reservation; other is left empty, without one.
+    /// O(1), never throws: takes other's reservation, so the elements stay where they are and iterators
+    /// follow them; other is left empty without a reservation (it reserves the default again if it grows).
     pinned_vector(pinned_vector&& other) noexcept { steal(other); }
 
     ~pinned_vector() {
@@ -148,8 +163,10 @@ public:
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Assignment. Copying keeps this reservation when other's elements fit in it, else takes a new one of
-    // other's size; moving takes other's reservation.
+    // Assignment. Copying is O(n) and keeps this reservation when other's elements fit in it, else copies
+    // into a new one of other's size (strong). Moving is O(size()), never throws: it destroys this
+    // vector's elements and takes other's reservation. The destructor destroys the elements, O(n), and
+    // unmaps the reservation.
 
     pinned_vector& operator=(const pinned_vector& other) {
         if (this == std::addressof(other)) return *this;
@@ -175,24 +192,34 @@ public:
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Capacity and memory.
+    // Capacity and memory. max_size() is the reservation, in elements; capacity() what is committed.
+    // reserve(n) (the shared one) commits exactly the pages n elements need (whole huge pages past the
+    // policy's threshold), one mprotect, invalidating nothing; std::length_error beyond max_size(),
+    // std::bad_alloc when the system refuses the commit (then nothing changes). Growth (push_back,
+    // emplace_back, insert at the end, append_range, a growing resize) commits by the policy
+    // (relo/commit_policy.hpp) with the same errors, and invalidates nothing.
 
     /// The bytes of address space reserved (0 for a moved-from vector, until it grows).
     std::size_t reserved_bytes() const noexcept { return reserved_; }
     /// The bytes committed (readable and writable): capacity() elements and the rest of the last page.
     std::size_t committed_bytes() const noexcept { return committed_; }
 
-    /// Decommits every page past size(): capacity() becomes size() rounded up to whole pages.
+    /// O(1), never throws: decommits every page past size(); capacity() becomes size() rounded up to whole
+    /// pages. Invalidates nothing (past-the-end iterators stay valid).
     void shrink_to_fit() noexcept {
         const typename base::capacity_guard open(*this, 0);
         set_committed(reservation::decommit_beyond(base_bytes(), committed_, used_bytes(), rule()));
     }
 
-    /// Destroys every element; keeps the policy's retained minimum committed (see above).
+    /// O(n), never throws, invalidates everything: destroys every element, keeps the policy's retained
+    /// minimum committed (2 MiB by default) and decommits the rest.
     void clear() noexcept {
         base::clear();
         trim();
     }
+    /// As relo::vector's; growing commits by the policy and moves nothing. Shrinking, O(size() - n) and
+    /// never throwing, invalidates from n on and keeps max(2 x n x sizeof(T), the retained minimum)
+    /// committed: a vector oscillating around a size does not fault the same pages again.
     void resize(size_type n) {
         const bool shrinks = n < this->size();
         base::resize(n);
@@ -204,7 +231,8 @@ public:
         if (shrinks) trim();
     }
 
-    /// Exchanges the reservations in O(1); no element moves, and iterators follow their elements.
+    /// Exchanges the reservations in O(1), never throwing; no element moves, and iterators follow their
+    /// elements.
     void swap(pinned_vector& other) noexcept {
         std::swap(begin_, other.begin_);
         std::swap(end_, other.end_);

@@ -20,7 +20,10 @@
 //   * shrink_to_fit() moves the elements back inline when they fit.
 // Invalidation otherwise as std::vector: growth invalidates everything, insert/erase from the position on.
 //
-// Every member's contract: docs/reference/small_vector.md and docs/reference/sequence.md.
+// The operations every relo vector shares (access, push_back, insert, erase, resize, assign, comparison:
+// detail::sequence_ops) have relo::vector's contracts (relo/vector.hpp, "The operations every relo
+// vector shares"): "grows" is leaving the inline slots or the heap block, and data() is never null. The
+// members of its own, and those that differ, state their contracts in the classes below.
 // Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SMALL_VECTOR_HPP
 #define RELO_SMALL_VECTOR_HPP
@@ -125,18 +128,19 @@ public:
 
     allocator_type get_allocator() const noexcept { return allocator(); }
 
-    /// The number of elements held without allocating.
+    /// The number of elements held without allocating (N). O(1), never throws.
     size_type inline_capacity() const noexcept {
         if (!is_on_heap()) return storage_.capacity;
         std::uint16_t n;
         std::memcpy(&n, slots_address(), sizeof n);
         return n;
     }
-    /// True when the elements live in a heap block.
+    /// True when the elements live in a heap block. O(1), never throws.
     bool is_on_heap() const noexcept { return first() != inline_data(); }
 
-    /// Gives memory back: the elements move inline when they fit, otherwise the heap block shrinks as
-    /// relo::vector's does. If moving the elements throws, nothing changes.
+    /// Gives memory back, O(n) at most: the elements move inline when they fit, otherwise the heap block
+    /// shrinks as relo::vector's does. If moving the elements throws, nothing changes. Invalidates
+    /// everything if the elements move.
     void shrink_to_fit() {
         if (!is_on_heap()) return;
         const typename base::capacity_guard open(*this, base::whole_capacity);
@@ -156,9 +160,10 @@ public:
         set_inline(b.size(), slots);
     }
 
-    /// Exchanges the contents: O(1) when both are on the heap, otherwise elements are relocated (and a
-    /// heap block may be allocated for the side that needs one). The allocators are swapped when
-    /// propagate_on_container_swap says so; otherwise they must compare equal.
+    /// Exchanges the contents: O(1) when both are on the heap, otherwise O(n): elements are relocated (and
+    /// a heap block may be allocated for the side that needs one), invalidating iterators to them. Not
+    /// noexcept: throws what moving T and allocating throw. The allocators are swapped when
+    /// propagate_on_container_swap says so; otherwise they must compare equal (pre).
     void swap(small_vector_base& other) {
         if (this == std::addressof(other)) return;
         const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
@@ -394,7 +399,12 @@ public:
     static constexpr size_type inline_capacity_v = N;
 
     // ---------------------------------------------------------------------------------------------------
-    // Construction, as relo::vector's. Nothing is allocated while the elements fit inline.
+    // Construction, as relo::vector's (relo/vector.hpp), but nothing is allocated while the elements fit
+    // inline. The move constructor is O(1) when other is on the heap, else O(n) (it relocates the inline
+    // elements, so iterators into other do not follow them, unlike std::vector's); it never throws when T
+    // relocates without throwing (then it is noexcept). Move assignment is the same, and noexcept when
+    // also the allocator propagates or is always equal. From a small_vector_base of another N, a heap
+    // block may be needed here (allocation may throw).
 
     template <class A = Allocator, std::enable_if_t<std::is_default_constructible_v<A>, int> = 0>
     small_vector() noexcept(std::is_nothrow_default_constructible_v<A>) : small_vector(Allocator()) {}

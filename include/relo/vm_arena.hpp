@@ -64,21 +64,24 @@ public:
     /// The address space a default-constructed arena reserves (16 GiB on 64-bit systems).
     static constexpr std::size_t default_reservation = std::size_t{1} << (sizeof(void*) >= 8 ? 34 : 28);
 
-    /// Reserves default_reservation bytes, or as much of it as the address space allows.
+    /// Reserves default_reservation bytes, halved until it fits where the address space is limited; commits
+    /// nothing. O(1); throws std::bad_alloc when not even a page can be reserved.
     vm_arena() : vm_arena(default_reservation, geometric_commit::rule, true) {}
-    /// Reserves `bytes` (rounded up to whole pages); throws std::bad_alloc naming the size when the system
-    /// refuses. Pages are committed by `rule` (relo/commit_policy.hpp).
+    /// Reserves `bytes` (rounded up to whole pages) and a guard page after them, O(1); throws
+    /// std::bad_alloc naming the size when the system refuses. Pages are committed by `rule`
+    /// (relo/commit_policy.hpp).
     explicit vm_arena(std::size_t bytes, const commit_rule& rule = geometric_commit::rule)
         : vm_arena(bytes, rule, false) {}
 
     vm_arena(const vm_arena&) = delete;
     vm_arena& operator=(const vm_arena&) = delete;
+    /// Unmaps the reservation, O(1) in the number of allocations; objects still in it are not destroyed.
     ~vm_arena() override {
         detail::unpoison(base_, committed_);  // (the address range may be mapped again by anyone)
         reservation::release(base_, reserved_);
     }
 
-    /// `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc when the reservation is
+    /// `bytes` at a multiple of `alignment` (a power of two), O(1) and inline. Throws std::bad_alloc when the reservation is
     /// used up or the system refuses a commit (the arena is then unchanged). Zero bytes take one: every block
     /// is distinct, as operator new's are.
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
@@ -90,7 +93,10 @@ public:
         return allocate_committing(n, alignment);
     }
 
-    /// Reclaims the block when it ends at the top; otherwise does nothing (reset() gives it back).
+    /// O(1), never throws: reclaims the block when it ends at the top (the most recent allocation, or one
+    /// that became the top when those after it were given back); otherwise does nothing (reset() gives it
+    /// back). Through std::pmr::memory_resource, do_allocate and do_deallocate are allocate and
+    /// deallocate, and do_is_equal is identity.
     void deallocate(void* p, std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
         RELO_EXPECTS_MSG(static_cast<char*>(p) >= base_ && static_cast<char*>(p) <= base_ + reserved_ &&
                              bytes <= static_cast<std::size_t>(base_ + reserved_ - static_cast<char*>(p)),
