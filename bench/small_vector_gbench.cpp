@@ -36,7 +36,7 @@ void push_lengths(benchmark::State& state) {
         for (int s : workload) {
             // Every container at the start of a cache line: where the compiler puts it in the frame
             // differs between instantiations and alone moved relo's N = 32 time by 50%
-            // (docs/small_vectors.md, "The small-vector experiment again").
+            // (docs/measurements/small_vectors.md, "The small-vector experiment again").
             alignas(64) V v;
             if constexpr (relo_bench::reserves_v<Impl>) v.reserve(N);
             for (int i = 0; i < s; ++i) v.push_back(i);

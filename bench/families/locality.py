@@ -29,7 +29,7 @@ def scale(ctx):
     shuffle factor). The default scale shuffles once: measured at 2^21 links, one shuffle already gives the
     whole effect (global ÷ multipool after shuffling 57 at 2^17-link subsystems, 45 at 2^12, 3.9 at 2^4),
     and five take seconds per case. It keeps one column (af = 2, rf = 1): with af × rf = 2 the paper's
-    second column (af = 1, rf = 2) measured within 13% of it in every row (docs/p0089_benchmarks.md), at
+    second column (af = 1, rf = 2) measured within 13% of it in every row (docs/measurements/p0089_benchmarks.md), at
     half the locality run's time."""
     if ctx.mode == "smoke":
         return [12], {12: [2, 8]}, 2, [0, 1], 1

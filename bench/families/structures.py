@@ -29,7 +29,7 @@ STRATEGY_NAMES = ("AS1 global allocator, AS2 the same through std::pmr::memory_r
                   "winked out (even numbers)")
 
 
-# Benchmark I's targets (docs/p0089_benchmarks.md): a resource made for one structure must cost less than
+# Benchmark I's targets (docs/measurements/p0089_benchmarks.md): a resource made for one structure must cost less than
 # the mallocs it replaces; binding at compile time must never be slower than through the abstract base;
 # the abstract base within 1.1x of binding at compile time.
 TARGETS = [

@@ -1,7 +1,7 @@
 """The sweeps that chose relo::vector's defaults (vector_bench): thresholds, growth factor, reservation,
 huge pages. For maintainers: they run with --tuning (and in --full), not in the quick run.
 
-docs/thresholds.md records what each sweep chose and why.
+docs/measurements/thresholds.md records what each sweep chose and why.
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@
 // more than M_TRIM_THRESHOLD (128 KiB) lies free there: the next resource's chunks are fresh pages, each
 // faulted in and zeroed again. Measured on the paper's vector<vector<string>> of 64 elements, that made a
 // multipool per structure 1.8 times slower than malloc, and 2.4 times faster without the trimming
-// (docs/memory_resources.md). So the chunks relo::monotonic_resource and relo::multipool_resource (and the
+// (docs/measurements/memory_resources.md). So the chunks relo::monotonic_resource and relo::multipool_resource (and the
 // synchronized one) give back to std::pmr::new_delete_resource() are kept by the thread that gives them
 // back, up to chunk_cache_limit() bytes, and handed to the next chunk request of the same size and
 // alignment on that thread. Chunks of any other upstream go straight back to it: a user's resource keeps its
@@ -134,7 +134,7 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
 }  // namespace detail
 
 /// The most bytes of released chunks each thread keeps for its next local resources (default 8 MiB,
-/// measured in docs/memory_resources.md; 0 keeps none). Applies from the next chunk given back.
+/// measured in docs/measurements/memory_resources.md; 0 keeps none). Applies from the next chunk given back.
 inline std::size_t chunk_cache_limit() noexcept { return detail::chunk_cache_limit_bytes.load(std::memory_order_relaxed); }
 inline void set_chunk_cache_limit(std::size_t bytes) noexcept {
     detail::chunk_cache_limit_bytes.store(bytes, std::memory_order_relaxed);

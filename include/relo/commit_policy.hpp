@@ -15,7 +15,7 @@
 //                            and the most commit calls).
 //
 // Committing ahead costs no memory: only written pages are resident (and, with huge pages, at most one
-// partly used huge page). The constants are measured in docs/pinned_vector.md.
+// partly used huge page). The constants are measured in docs/measurements/pinned_vector.md.
 //
 // A user policy is a type with a `static constexpr relo::commit_rule rule`.
 // Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.

@@ -52,7 +52,7 @@ namespace detail {
 /// Beyond (or when T is a 16-bit integer) it is size_t: the object is then at least 64 KiB, so the bytes
 /// do not matter, while a size of the same type as the elements' scalars (uint32_t for int elements)
 /// could be changed by every element store as far as the optimizer knows, and each push_back would
-/// reload it (measured in docs/small_vectors.md; docs/decisions.md).
+/// reload it (measured in docs/measurements/small_vectors.md; docs/decisions.md).
 template <std::size_t N, class T>
 using inplace_size_t = std::conditional_t<
     N <= UINT8_MAX, std::uint8_t,

@@ -54,7 +54,7 @@
 
 namespace relo {
 
-/// The settings of a multipool_resource (the defaults are measured in docs/memory_resources.md).
+/// The settings of a multipool_resource (the defaults are measured in docs/measurements/memory_resources.md).
 struct multipool_options {
     std::size_t max_block = 4096;          // the largest size class; larger requests go to the upstream
     std::size_t classes_per_doubling = 1;  // 1 (powers of two), 2 or 4

@@ -15,7 +15,7 @@
 // trivially relocatable use them (from 2 MiB); trivially relocatable ones stay on malloc/realloc at every
 // size, whose realloc moves large blocks' pages with mremap too (large_block_policy puts them on large
 // blocks as well). Whether a block is malloc'ed or large is a pure function of its size in bytes and of
-// T, so deallocate(p, n) needs no lookup. docs/thresholds.md has the measurements behind both policies.
+// T, so deallocate(p, n) needs no lookup. docs/measurements/thresholds.md has the measurements behind both policies.
 //
 // During constant evaluation every request goes to std::allocator<T>.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -42,13 +42,13 @@ namespace relo {
 
 /// Where page_allocator switches from malloc to its own large blocks, and how those behave. A custom
 /// policy is any type with these static members; pass it as page_allocator's second argument.
-/// docs/thresholds.md has the measurements behind each value.
+/// docs/measurements/thresholds.md has the measurements behind each value.
 struct page_allocator_policy {
     /// For trivially relocatable T: blocks of at least this many bytes are large blocks. By default none
     /// are: realloc already moves a large block's pages with mremap (glibc's mmapped chunks) and reuses
     /// warm memory for churn, and it never copies a vector at a threshold; large blocks win only through
     /// huge pages, which on VMs whose free memory is handed back to the host start cold and then cost up
-    /// to 2x std::vector's time (docs/thresholds.md, "Huge pages for relocatable types"). Where realloc
+    /// to 2x std::vector's time (docs/measurements/thresholds.md, "Huge pages for relocatable types"). Where realloc
     /// copies every time (Windows), large blocks from 2 MiB: they grow in place 16-fold before a copy
     /// (docs/portability.md).
     static constexpr std::size_t relocatable_mapping_threshold =
@@ -69,7 +69,7 @@ struct page_allocator_policy {
 /// by committing pages in place and by mremap into larger reservations, 2 MiB at a fault. The fastest
 /// policy where a huge page's first touch is cheap (0.03-0.05x std::vector's time on push-only int with
 /// one vector, against 0.42 with the default), and up to 2x slower than std::vector where it is cold;
-/// measure before choosing it (docs/thresholds.md).
+/// measure before choosing it (docs/measurements/thresholds.md).
 struct large_block_policy : page_allocator_policy {
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{2} << 20;
 };
@@ -240,7 +240,7 @@ private:
     // threshold so that deallocate(p, count) still recognises it as a malloc block.
     static std::size_t usable_count(T* p, std::size_t n) noexcept {
         // A small chunk's slack is a few bytes, not worth the call (measured: 8% of a small_vector's
-        // push_back workload, docs/small_vectors.md).
+        // push_back workload, docs/measurements/small_vectors.md).
         if (n * sizeof(T) < usable_size_query_bytes) return n;
         std::size_t usable = usable_bytes(p, n * sizeof(T));
         if (usable >= mapping_threshold()) usable = mapping_threshold() - 1;

@@ -10,7 +10,7 @@
 // Layout: a pointer to the elements (the inline slots or a heap block), the size and the capacity, then
 // the N inline slots (which record N while the elements are on the heap): sizeof(small_vector<int, 8>)
 // == 56, as Boost's. Abseil's 40-byte layout (size and flag in one word, heap pointer and capacity
-// sharing the slots) was measured slower on push_back-heavy work (docs/small_vectors.md). N is at most
+// sharing the slots) was measured slower on push_back-heavy work (docs/measurements/small_vectors.md). N is at most
 // 65535.
 //
 // Differences from relo::vector:
@@ -327,7 +327,7 @@ private:
     static constexpr const char* seq_name = "relo::small_vector";
     static constexpr bool seq_annotated = sanitizer_annotations<Allocator>::value;
     // Growth is a call taking `this`: the object lives in memory anyway (begin may point into it), and
-    // the loop then keeps its few values in registers (docs/small_vectors.md).
+    // the loop then keeps its few values in registers (docs/measurements/small_vectors.md).
     static constexpr bool seq_grows_out_of_line = true;
     void seq_grow_for_push() {
         // The new capacity, stored again here: the optimizer then knows it without a load, and the

@@ -10,7 +10,7 @@
 // `huge_page_threshold` bytes it is advised MADV_HUGEPAGE and committed in whole huge pages: each fault
 // then maps 2 MiB instead of 4 KiB. Where a 4 KiB fault costs ~10 µs that is the largest single effect on
 // large vectors; where free memory goes back to the host a huge page's first touch can cost more than
-// the 512 small faults it replaces (docs/thresholds.md measures both); below the threshold the half huge
+// the 512 small faults it replaces (docs/measurements/thresholds.md measures both); below the threshold the half huge
 // page a block commits but does not use on average costs more than the faults it saves.
 //
 // Only when the reservation is used up does a block move: reallocate() moves its pages (mremap with
