@@ -453,7 +453,9 @@ private:
         return false;
     }
 
-    void check_pool_block(void* block, std::size_t i, std::size_t alignment) noexcept {
+    // (The parameters are unused where preconditions are not checked.)
+    void check_pool_block([[maybe_unused]] void* block, [[maybe_unused]] std::size_t i,
+                          [[maybe_unused]] std::size_t alignment) noexcept {
 #if RELO_PRECONDITIONS_CHECKED
         const std::size_t bytes = pools_[i].size;
         const chunk* const c = chunk_of(block);
@@ -464,10 +466,6 @@ private:
         RELO_EXPECTS_MSG(!is_free_block(block, i),
                          "relo::multipool_resource::deallocate: %p (class of %zu bytes) is already free: a double "
                          "deallocation", block, bytes);
-#else
-        (void)block;
-        (void)i;
-        (void)alignment;
 #endif
     }
 };

@@ -174,7 +174,9 @@ private:
 
     /// The hardened checks of multipool_resource::deallocate, over every shard: a block of one shard's
     /// chunks may be on any shard's free list (it goes to the freeing thread's).
-    void check_pool_block(void* block, std::size_t i, std::size_t alignment) noexcept {
+    // (The parameters are unused where preconditions are not checked.)
+    void check_pool_block([[maybe_unused]] void* block, [[maybe_unused]] std::size_t i,
+                          [[maybe_unused]] std::size_t alignment) noexcept {
 #if RELO_PRECONDITIONS_CHECKED
         const std::size_t bytes = class_table().pools_[i].size;
         bool ours = false, fits = false;
@@ -203,10 +205,6 @@ private:
         RELO_EXPECTS_MSG(!is_free,
                          "relo::synchronized_multipool_resource::deallocate: %p (class of %zu bytes) is already free: "
                          "a double deallocation", block, bytes);
-#else
-        (void)block;
-        (void)i;
-        (void)alignment;
 #endif
     }
 };
