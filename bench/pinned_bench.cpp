@@ -5,6 +5,10 @@
 //                                                               every element; peak resident memory; commits
 //   pinned_bench latency --impl I --n N                         every append of an int timed: the notes'
 //                                                               decade buckets, min, max, p99.9
+//   pinned_bench short-lived --impl I --n N --reps R            R times: a container made, n ints appended
+//                                                               and read, the container destroyed (in one
+//                                                               process: pinned-uncached is pinned with
+//                                                               relo's reservation cache off)
 //   pinned_bench arena   --impl I --n N --size B --cycles C     C times n allocations of B bytes (0: 8..256)
 //                                                               from relo::vm_arena or std::pmr's monotonic
 //                                                               resource, then its reset
@@ -78,7 +82,8 @@ using pinned_impls =
           named<"stable-vector", stable_vector_impl>, named<"pinned-step2m", pinned_impl<commit_variant<2 * mib>>>,
           named<"pinned-step8m", pinned_impl<commit_variant<8 * mib>>>,
           named<"pinned-step512m", pinned_impl<commit_variant<512 * mib>>>,
-          named<"pinned-demand", pinned_impl<demand_commit>>>;
+          named<"pinned-demand", pinned_impl<demand_commit>>,
+          named<"pinned-uncached", pinned_impl<relo::geometric_commit>>>;
 
 using pinned_element_types = table<named<"int", int>, named<"unique_ptr", std::unique_ptr<int>>>;
 
@@ -211,6 +216,43 @@ int run_append(const options& opt) {
     });
     if (!found) options::usage_error("unknown implementation " + impl);
     if (!found_type) options::usage_error("unknown type " + type);
+    out.print();
+    return 0;
+}
+
+/// Short-lived containers: made, filled with n ints, read and destroyed, `reps` times in one process (the
+/// first time included: a fresh process's first container pays what the later ones may not).
+template <class Impl>
+void short_lived_case(long n, long reps, json_line& out) {
+    using C = typename Impl::template type<int>;
+    make_args args;
+    args.reservation = static_cast<std::size_t>(n);
+    const process_counters before = process_counters::read();
+    long sum = 0;
+    const double start = now_seconds();
+    for (long r = 0; r < reps; ++r) {
+        C c = make<Impl, int>(args);
+        for (long i = 0; i < n; ++i) c.push_back(static_cast<int>(i));
+        for (int x : c) sum += x;
+    }
+    const double seconds = now_seconds() - start;
+    keep(sum);
+    out.add("reps", reps).add("time_s", seconds).add("per_container_s", seconds / static_cast<double>(reps));
+    out.add_process_counters(before);
+    if (sum != reps * ((n - 1) * n / 2)) out.add("error", std::string("wrong sum"));
+}
+
+int run_short_lived(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long n = opt.number("n", 1000);
+    const long reps = opt.number("reps", 1000);
+    if (impl == "pinned-uncached") relo::set_reservation_cache_limit(0);
+    json_line out;
+    out.add("impl", impl).add("type", "int").add("n", n);
+    const bool found = pinned_impls::with(impl, [&](auto impl_tag) {
+        short_lived_case<typename decltype(impl_tag)::type>(n, reps, out);
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
     out.print();
     return 0;
 }
@@ -354,6 +396,7 @@ program this_program() {
     return program("pinned_bench", {
         mode::of<pinned_impls, pinned_element_types>("append", run_append),
         mode::of<pinned_impls, table<named<"int", int>>>("latency", run_latency),
+        mode::of<pinned_impls, table<named<"int", int>>>("short-lived", run_short_lived),
         mode::of<arena_impls, table<named<"bytes", char>>>("arena", run_arena),
     });
 }

@@ -21,6 +21,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,19 @@ namespace {
 
 using relo::max_capacity;
 using relo::pinned_vector;
+
+/// For a test that counts commits, mappings or capacity from a fresh reservation: the thread's reservation
+/// cache emptied and off while it runs (another test's vector would otherwise hand over its committed pages).
+struct fresh_reservations {
+    std::size_t saved = relo::reservation_cache_limit();
+    fresh_reservations() noexcept {
+        relo::set_reservation_cache_limit(0);
+        relo::trim_reservation_cache();
+    }
+    ~fresh_reservations() { relo::set_reservation_cache_limit(saved); }
+    fresh_reservations(const fresh_reservations&) = delete;
+    fresh_reservations& operator=(const fresh_reservations&) = delete;
+};
 }  // namespace
 
 template <class T, class P>
@@ -63,6 +77,7 @@ TEST(PinnedVectorDifferential, Overaligned) { run_differential<pinned_vector<ove
 TEST(PinnedVectorDifferential, StringPageCommit) { run_differential<pinned_vector<std::string, relo::page_commit>>(28); }
 
 TEST(PinnedVectorExceptions, EveryThrowPoint) {
+    const fresh_reservations fresh;
     run_modifier_matrix<pinned_vector<thrower>>(guarantee::basic);
     run_modifier_matrix<pinned_vector<copy_thrower>>(guarantee::strong);
 }
@@ -139,6 +154,7 @@ TEST(PinnedVector, GrowthKeepsIteratorsValid) {
 }
 
 TEST(PinnedVector, MoveTransfersTheReservation) {
+    const fresh_reservations fresh;
     pinned_vector<int> v(max_capacity, 100000);
     for (int i = 0; i < 5000; ++i) v.push_back(i);
     const int* data = v.data();
@@ -168,6 +184,7 @@ TEST(PinnedVector, MoveTransfersTheReservation) {
 }
 
 TEST(PinnedVector, CopyMakesAReservationOfTheSameSize) {
+    const fresh_reservations fresh;
     pinned_vector<std::string> v(max_capacity, 5000, 10, "s");
     const pinned_vector<std::string> copy(v);
     EXPECT_EQ(copy.reserved_bytes(), v.reserved_bytes());
@@ -212,6 +229,7 @@ TEST(PinnedVector, ClassTemplateArgumentDeduction) {
 // ---- The reservation's limits.
 
 TEST(PinnedVector, ReservationSizes) {
+    const fresh_reservations fresh;
     const pinned_vector<int> by_default;
     EXPECT_EQ(by_default.reserved_bytes(), pinned_vector<int>::default_reservation);
     EXPECT_EQ(by_default.max_size(), pinned_vector<int>::default_reservation / sizeof(int));
@@ -259,6 +277,7 @@ TEST(PinnedVector, RefusedReservationNamesItsSize) {
 // ---- Commit policies.
 
 TEST(PinnedVector, GeometricCommitDoubles) {
+    const fresh_reservations fresh;
     pinned_vector<int> v(max_capacity, std::size_t{64} << 20);
     v.push_back(0);
     EXPECT_EQ(v.committed_bytes(), page());
@@ -274,6 +293,7 @@ TEST(PinnedVector, GeometricCommitDoubles) {
 }
 
 TEST(PinnedVector, HugePageCommitDoublesThenCommitsHugePages) {
+    const fresh_reservations fresh;
     pinned_vector<int, relo::huge_page_commit> v(max_capacity, std::size_t{64} << 20);
     v.push_back(0);
     EXPECT_EQ(v.committed_bytes(), page());
@@ -297,6 +317,7 @@ TEST(PinnedVector, HugePageCommitDoublesThenCommitsHugePages) {
 }
 
 TEST(PinnedVector, PageCommitCommitsOnePageAtATime) {
+    const fresh_reservations fresh;
     pinned_vector<int, relo::page_commit> v(max_capacity, 100000);
     for (std::size_t i = 0; i < 10 * page() / sizeof(int) + 1; ++i) {
         v.push_back(static_cast<int>(i));
@@ -307,6 +328,7 @@ TEST(PinnedVector, PageCommitCommitsOnePageAtATime) {
 }
 
 TEST(PinnedVector, ReserveCommitsOnlyWhatItNeeds) {
+    const fresh_reservations fresh;
     pinned_vector<char> v(max_capacity, std::size_t{1} << 20);
     v.reserve(10 * page() + 1);
     EXPECT_EQ(v.committed_bytes(), 11 * page());
@@ -316,6 +338,7 @@ TEST(PinnedVector, ReserveCommitsOnlyWhatItNeeds) {
 // ---- Memory given back.
 
 TEST(PinnedVector, ShrinkingGivesPagesBack) {
+    const fresh_reservations fresh;
     const std::size_t mib = std::size_t{1} << 20;
     pinned_vector<int> v(max_capacity, 64 * mib / sizeof(int));
     v.resize(16 * mib / sizeof(int), 1);  // every page written
@@ -345,6 +368,7 @@ TEST(PinnedVector, ShrinkingGivesPagesBack) {
 
 // A vector oscillating around a size commits no more after the first round (the hysteresis).
 TEST(PinnedVector, OscillationDoesNotRecommit) {
+    const fresh_reservations fresh;
     pinned_vector<int> v(max_capacity, std::size_t{16} << 20);
     const std::size_t size = std::size_t{3} << 20;  // 12 MiB of ints
     v.resize(size);
@@ -397,11 +421,132 @@ void expect_one_or_two_mappings() {
 }
 
 TEST(PinnedVector, OneOrTwoMappingsPerVector) {
+    const fresh_reservations fresh;
     expect_one_or_two_mappings<relo::geometric_commit>();
     expect_one_or_two_mappings<relo::huge_page_commit>();
     expect_one_or_two_mappings<relo::page_commit>();
 }
 #endif
+
+// ---- The reservation cache: short-lived vectors reuse their thread's released reservations.
+
+/// The cache on, with `limit` reservations, and empty; the limit before restored at the end.
+struct cache_of {
+    std::size_t saved = relo::reservation_cache_limit();
+    explicit cache_of(std::size_t limit) noexcept {
+        relo::trim_reservation_cache();
+        relo::set_reservation_cache_limit(limit);
+    }
+    ~cache_of() {
+        relo::trim_reservation_cache();
+        relo::set_reservation_cache_limit(saved);
+    }
+    cache_of(const cache_of&) = delete;
+    cache_of& operator=(const cache_of&) = delete;
+};
+
+TEST(PinnedVectorReservationCache, ANewVectorTakesTheLastReleasedReservation) {
+    const cache_of cache(4);
+    const int* first = nullptr;
+    std::size_t committed = 0;
+    {
+        pinned_vector<int> v;
+        for (int i = 0; i < 1000; ++i) v.push_back(i);
+        first = v.data();
+        committed = v.committed_bytes();
+    }
+    EXPECT_EQ(relo::reservation_cache_count(), 1u);
+    pinned_vector<int> w;
+    EXPECT_EQ(relo::reservation_cache_count(), 0u);
+    EXPECT_EQ(w.data(), first);
+    EXPECT_TRUE(w.empty());
+    EXPECT_EQ(w.committed_bytes(), committed);
+    EXPECT_EQ(w.capacity(), committed / sizeof(int));
+    EXPECT_EQ(w.reserved_bytes(), pinned_vector<int>::default_reservation);
+    std::vector<int> model;
+    for (int i = 0; i < 100000; ++i) {  // (beyond what was committed: it grows from there)
+        w.push_back(3 * i);
+        model.push_back(3 * i);
+    }
+    EXPECT_TRUE(std::equal(w.begin(), w.end(), model.begin(), model.end()));
+    EXPECT_EQ(w.data(), first);
+}
+
+// A cached reservation keeps at most its policy's retained minimum committed (what clear() keeps): the rest
+// is decommitted when it is cached, and a vector taking it starts with that capacity.
+TEST(PinnedVectorReservationCache, KeepsAtMostTheRetainedMinimumCommitted) {
+    const cache_of cache(4);
+    const int* first = nullptr;
+    {
+        pinned_vector<int> v;
+        for (int i = 0; i < 1000000; ++i) v.push_back(i);
+        ASSERT_GT(v.committed_bytes(), relo::geometric_commit::rule.retained_minimum);
+        first = v.data();
+    }
+    pinned_vector<int> w;
+    ASSERT_EQ(w.data(), first);
+    EXPECT_EQ(w.committed_bytes(), relo::geometric_commit::rule.retained_minimum);
+#if !defined(_WIN32)
+    EXPECT_EQ(mappings_over(w.data(), w.reserved_bytes() + page()), 2);  // (the 2 MiB, then the rest)
+#endif
+    w.resize(1000, 7);
+    EXPECT_EQ(std::count(w.begin(), w.end(), 7), 1000);
+}
+
+TEST(PinnedVectorReservationCache, BoundedPerThreadAndTrimmedOnDemand) {
+    const cache_of cache(2);
+    {
+        pinned_vector<int> a, b, c, d;
+        a.push_back(1);
+        d.push_back(4);
+    }
+    EXPECT_EQ(relo::reservation_cache_count(), 2u);
+    relo::trim_reservation_cache();
+    EXPECT_EQ(relo::reservation_cache_count(), 0u);
+    relo::set_reservation_cache_limit(0);
+    { pinned_vector<int> e{1, 2, 3}; }
+    EXPECT_EQ(relo::reservation_cache_count(), 0u);
+    relo::set_reservation_cache_limit(100);
+    EXPECT_EQ(relo::reservation_cache_limit(), 8u);  // (at most 8)
+}
+
+// Only a vector of the same reservation size and commit policy takes a cached reservation, and policies
+// with huge pages are never cached.
+TEST(PinnedVectorReservationCache, OnlyTheSameSizeAndPolicy) {
+    const cache_of cache(4);
+    { pinned_vector<int> sized(max_capacity, 1000); sized.push_back(1); }
+    EXPECT_EQ(relo::reservation_cache_count(), 1u);
+    {
+        pinned_vector<int> by_default;
+        pinned_vector<int, relo::page_commit> other_policy(max_capacity, 1000);
+        pinned_vector<char> other_size(max_capacity, 10000);  // (12 KiB: 100 chars would be the same page)
+        EXPECT_EQ(by_default.committed_bytes(), 0u);
+        EXPECT_EQ(other_policy.committed_bytes(), 0u);
+        EXPECT_EQ(other_size.committed_bytes(), 0u);
+        EXPECT_EQ(relo::reservation_cache_count(), 1u);
+    }
+    relo::trim_reservation_cache();
+    { pinned_vector<int, relo::huge_page_commit> huge{1, 2, 3}; }
+    EXPECT_EQ(relo::reservation_cache_count(), 0u);
+    { pinned_vector<int> sized(max_capacity, 1000); }
+    pinned_vector<int> same(max_capacity, 1000);
+    EXPECT_EQ(relo::reservation_cache_count(), 0u);
+}
+
+// Each thread has its own cache, emptied when the thread ends.
+TEST(PinnedVectorReservationCache, EachThreadKeepsItsOwn) {
+    const cache_of cache(4);
+    const int* left_by_thread = nullptr;
+    std::thread worker([&] {
+        pinned_vector<int> v{1, 2, 3};
+        left_by_thread = v.data();
+    });
+    worker.join();
+    EXPECT_EQ(relo::reservation_cache_count(), 0u);
+#if !defined(_WIN32)
+    EXPECT_EQ(mappings_over(left_by_thread, pinned_vector<int>::default_reservation), 0);  // (unmapped)
+#endif
+}
 
 // ---- Failures of the system's calls, in a child process with a lowered limit. (Linux's resource limits;
 // Windows has none for a process: a job object's limit would be the counterpart.)

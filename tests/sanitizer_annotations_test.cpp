@@ -111,6 +111,20 @@ TEST_F(SanitizerAnnotations, PinnedVector) {
     expect_overflow_past_size(v);
 }
 
+// A reservation from the thread's reservation cache comes with committed pages: the vector that takes it
+// annotates them as unused capacity, made empty or with elements.
+TEST_F(SanitizerAnnotations, PinnedVectorFromTheReservationCache) {
+    relo::trim_reservation_cache();
+    { relo::pinned_vector<int> first(3000, 1); }
+    relo::pinned_vector<int> empty;
+    ASSERT_GT(empty.capacity(), 0u);  // (it took the cached reservation)
+    EXPECT_DEATH(read_byte(empty.data()), "container-overflow");
+    { relo::pinned_vector<int> gone(std::move(empty)); }
+    relo::pinned_vector<int> three{1, 2, 3};
+    ASSERT_GT(three.capacity(), 3u);
+    expect_overflow_past_size(three);
+}
+
 TEST_F(SanitizerAnnotations, AnAllocatorMayTurnThemOff) {
     relo::vector<int, unannotated_allocator<int>> v;
     v.reserve(10);

@@ -19,6 +19,7 @@ APPEND_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-huge", "pinned-p
 LATENCY_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-huge", "pinned-page", "deque"]
 TUNING_IMPLS = ["pinned", "pinned-step2m", "pinned-step8m", "pinned-step512m", "pinned-demand"]
 ARENA_IMPLS = ["monotonic", "vm-arena", "vm-arena-pmr"]
+SHORT_LIVED_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-uncached", "deque"]
 DECADES = ["< 1 µs", "< 10 µs", "< 100 µs", "< 1 ms", "< 10 ms", "< 100 ms", "≥ 100 ms"]
 
 
@@ -46,6 +47,13 @@ def arena_cells(ctx):
              for name, size in (("16B", 16), ("64B", 64), ("mixed", 0))]
     cells.append((f"100B/n={big:.0e}".replace("+0", ""), ["arena", "--n", str(big), "--size", "100"]))
     return cells
+
+
+def short_lived_cells(ctx):
+    """Containers of n ints made and destroyed one after another, about 10^7 appends per cell."""
+    sizes = ctx.pick({"smoke": [10 ** 3], "quick": [10 ** 3, 10 ** 4, 10 ** 5], "full": [10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6]})
+    appends = ctx.pick({"smoke": 10 ** 5, "quick": 10 ** 7, "full": 10 ** 8})
+    return [(label(n), ["short-lived", "--n", str(n), "--reps", str(max(1, appends // n))]) for n in sizes]
 
 
 def arena_section(experiment, results, out):
@@ -80,6 +88,14 @@ def experiments(ctx):
             "decade buckets (the table below, medians over rounds); the ratio table is the total time.",
             PROGRAM, LATENCY_IMPLS, "std", [(label(latency_n), ["latency", "--n", str(latency_n)])],
             summary=summary, section=latency_section),
+        Experiment(
+            "pinned-short-lived", "Stable addresses: short-lived containers",
+            "Containers of n ints made, filled, read and destroyed one after another in one process (about "
+            "10^7 appends per cell). pinned takes the reservation the last one left in its thread's "
+            "reservation cache, with its first pages committed; pinned-uncached is the same with the cache off "
+            "(a reservation, its commits and munmap per container); the others as above.",
+            PROGRAM, SHORT_LIVED_IMPLS, "std", short_lived_cells(ctx), summary=summary,
+            targets=[Target("short-lived pinned_vector ≤ 1.0× std::deque at every n", "pinned", "deque", 1.0)]),
         Experiment(
             "vm-arena", "relo::vm_arena against std::pmr::monotonic_buffer_resource",
             "n allocations (8-byte aligned, each written once) and a reset, repeated: vm-arena calls the arena's "

@@ -30,6 +30,8 @@
 //     reservation of the same size before the old ones are destroyed (strong guarantee, like std::vector's
 //     reallocation); every other operation stays in the reservation.
 //   * There is no allocator: the elements are constructed and destroyed as std::allocator<T> does.
+//   * A vector destroyed leaves its reservation, first pages committed, to the next one its thread makes
+//     of the same size and policy (the reservation cache, below): short-lived vectors make no system call.
 // Each vector is one or two mappings (the committed pages, the rest of the reservation with its guard
 // page): Linux's default vm.max_map_count (65530) allows about 32000 vectors that have committed pages,
 // and 16 GiB reservations 8192 vectors in a 47-bit address space (give smaller ones, relo::max_capacity,
@@ -58,6 +60,7 @@
 #include "relo/detail/errors.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/reservation.hpp"
+#include "relo/detail/sanitizers.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/relocation.hpp"
@@ -69,6 +72,24 @@ struct max_capacity_t {
     explicit max_capacity_t() = default;
 };
 inline constexpr max_capacity_t max_capacity{};
+
+/// The reservation cache (detail/reservation.hpp): a pinned_vector destroyed leaves its reservation, with
+/// its first pages committed (up to its policy's retained minimum, what clear() keeps), to the next pinned_vector of the same
+/// reservation size and policy made on the same thread, which then makes no system call. Each thread keeps
+/// at most reservation_cache_limit() reservations (default 4, at most 8; 0 keeps none: every reservation
+/// is unmapped when its vector goes); policies with huge pages are never cached.
+inline std::size_t reservation_cache_limit() noexcept {
+    return detail::reservation_cache_limit_count.load(std::memory_order_relaxed);
+}
+inline void set_reservation_cache_limit(std::size_t reservations) noexcept {
+    detail::reservation_cache_limit_count.store(
+        reservations < detail::reservation_cache_slots ? reservations : detail::reservation_cache_slots,
+        std::memory_order_relaxed);
+}
+/// How many reservations the calling thread's cache holds.
+inline std::size_t reservation_cache_count() noexcept { return detail::reservation_cache().count; }
+/// Unmaps the calling thread's cached reservations.
+inline void trim_reservation_cache() noexcept { detail::empty_reservation_cache(detail::reservation_cache()); }
 
 template <class T, class CommitPolicy = geometric_commit>
 class pinned_vector : public detail::sequence_ops<pinned_vector<T, CommitPolicy>, T, std::allocator<T>> {
@@ -98,12 +119,20 @@ public:
     // process, the largest of 8 GiB, 4 GiB, ... the system grants, at least what the elements need); with
     // it, room for exactly `capacity` elements (rounded up to whole pages). Reserving is one mmap, O(1):
     // it throws std::bad_alloc (whose what() names the size) when the system refuses, std::length_error
-    // when capacity * sizeof(T) overflows. pinned_vector() and (max_capacity, capacity) commit nothing.
+    // when capacity * sizeof(T) overflows. pinned_vector() and (max_capacity, capacity) commit nothing, but
+    // for the pages a reservation taken from the thread's reservation cache (above) kept committed: then
+    // capacity() starts above 0, and no system call is made.
     // The constructors with elements are O(n): they commit what the elements need, once; they throw what
     // constructing T throws, and std::length_error when the elements exceed the reservation; nothing leaks.
 
-    pinned_vector() { reserve_default(0); }
-    pinned_vector(max_capacity_t, size_type capacity) { reserve_elements(capacity); }
+    pinned_vector() {
+        reserve_default(0);
+        annotate_unused_capacity();
+    }
+    pinned_vector(max_capacity_t, size_type capacity) {
+        reserve_elements(capacity);
+        annotate_unused_capacity();
+    }
 
     explicit pinned_vector(size_type n) : pinned_vector(without_reservation) {
         reserve_default(n);
@@ -166,7 +195,7 @@ public:
     // Assignment. Copying is O(n) and keeps this reservation when other's elements fit in it, else copies
     // into a new one of other's size (strong). Moving is O(size()), never throws: it destroys this
     // vector's elements and takes other's reservation. The destructor destroys the elements, O(n), and
-    // unmaps the reservation.
+    // unmaps the reservation or leaves it to the thread's reservation cache.
 
     pinned_vector& operator=(const pinned_vector& other) {
         if (this == std::addressof(other)) return *this;
@@ -278,12 +307,17 @@ private:
 
     // Growth commits pages; nothing moves. (Inline glue around one out-of-line call that takes values,
     // so that a push_back loop keeps the vector in registers.)
+    // (A reservation taken from the cache may already hold what is required.)
     RELO_ALWAYS_INLINE void seq_grow(size_type required) {
-        if (RELO_UNLIKELY(begin_ == nullptr)) reserve_default(required);
+        if (RELO_UNLIKELY(begin_ == nullptr)) {
+            reserve_default(required);
+            if (required <= this->capacity()) return;
+        }
         set_committed(reservation::grow(base_bytes(), committed_, reserved_, required * sizeof(T), rule()));
     }
     void seq_reserve(size_type n) {
         if (begin_ == nullptr) reserve_default(n);
+        if (n <= this->capacity()) return;
         set_committed(reservation::commit_exactly(base_bytes(), committed_, reserved_, n * sizeof(T), rule()));
     }
     void seq_grow_with_gap(size_type required, size_type at, size_type n) {
@@ -342,8 +376,10 @@ private:
     }
     void reserve_bytes(std::size_t bytes) {
         std::size_t reserved = bytes == 0 ? 1 : bytes;
-        char* base = reservation::reserve(reserved, rule());  // (rounds `reserved` up to what it reserved)
-        adopt_reservation(base, reserved);
+        std::size_t committed = 0;
+        char* base = reservation::take_cached(reserved, rule(), committed);
+        if (base == nullptr) base = reservation::reserve(reserved, rule());  // (rounds `reserved` up to what it reserved)
+        adopt_reservation(base, reserved, committed);
     }
     /// The default reservation, or as much of it as the address space allows, and at least room for
     /// `elements`.
@@ -351,9 +387,13 @@ private:
         if (elements > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
         const std::size_t needed = elements * sizeof(T);
         std::size_t reserved = needed > default_reservation ? needed : default_reservation;
-        const std::size_t minimum = needed > 0 ? needed : 1;
-        char* base = reservation::reserve_at_most(reserved, minimum, rule());  // (sets `reserved` to what it reserved)
-        adopt_reservation(base, reserved);
+        std::size_t committed = 0;
+        char* base = reservation::take_cached(reserved, rule(), committed);
+        if (base == nullptr) {
+            const std::size_t minimum = needed > 0 ? needed : 1;
+            base = reservation::reserve_at_most(reserved, minimum, rule());  // (sets `reserved` to what it reserved)
+        }
+        adopt_reservation(base, reserved, committed);
     }
     /// reserve_default() for the elements of a range whose length is known (forward iterators).
     template <class It, class Sent>
@@ -364,25 +404,37 @@ private:
             reserve_default(0);
         }
     }
-    void adopt_reservation(char* base, std::size_t reserved) noexcept {
+    /// Takes a reservation, empty; a cached one comes with its first `committed` bytes committed and clean,
+    /// as freshly committed pages are (the annotations of detail/sanitizers.hpp: an operation that adopts
+    /// storage annotates it when it ends).
+    void adopt_reservation(char* base, std::size_t reserved, std::size_t committed) noexcept {
         begin_ = reinterpret_cast<T*>(base);
         end_ = begin_;
-        capacity_end_ = begin_;
-        committed_ = 0;
+        committed_ = committed;
+        capacity_end_ = begin_ + committed / sizeof(T);
         reserved_ = reserved;
+    }
+    /// For the constructors that make no element (no operation follows to annotate the capacity): the
+    /// committed pages of a cached reservation become unused capacity.
+    void annotate_unused_capacity() noexcept {
+        if (capacity_end_ != begin_) detail::annotate_contiguous(begin_, capacity_end_, capacity_end_, begin_);
     }
 
     // Constructors: the storage for n elements is committed first, so that they are built in place.
+    // (Only constructors call these: the capacity a cached reservation brings is annotated first.)
     void build_value_initialized(size_type n) {
+        annotate_unused_capacity();
         commit_for(n);
         this->construct_value_initialized(n);
     }
     void build_filled(size_type n, const T& value) {
+        annotate_unused_capacity();
         commit_for(n);
         this->construct_filled(n, value);
     }
     template <class It, class Sent>
     void build_from_range(It first, Sent last) {
+        annotate_unused_capacity();
         if constexpr (detail::is_forward_iterator_v<It>) commit_for(detail::range_length(first, last));
         this->construct_from_range(std::move(first), std::move(last));
     }
@@ -393,7 +445,7 @@ private:
     void release_all() noexcept {
         if (begin_ == nullptr) return;
         detail::destroy(allocator_, begin_, end_);
-        reservation::release(base_bytes(), reserved_);
+        reservation::release_to_cache(base_bytes(), reserved_, committed_, rule());
         begin_ = end_ = capacity_end_ = nullptr;
         committed_ = reserved_ = 0;
     }

@@ -12,10 +12,19 @@
 // committed size, at most rule.max_step at once; from rule.huge_page_threshold on, the whole range is
 // advised MADV_HUGEPAGE and commits end on huge-page boundaries. A range always has two mappings (the
 // committed prefix, the rest with the guard page), or one when nothing or everything is committed.
+//
+// The reservation cache: a container that gives its reservation back (release_to_cache) leaves it to the
+// next container of the same size and rule on the same thread (take_cached), with its first pages still
+// committed, up to the rule's retained_minimum (what clear() keeps; 2 MiB by default): a short-lived
+// pinned_vector then makes no system call and faults no fresh page. Each thread keeps at most reservation_cache_limit()
+// reservations (4 by default; measured in docs/measurements/pinned_vector.md), LIFO, and gives them back
+// when it ends or on trim_reservation_cache(). Rules with huge pages are not cached (a range once advised
+// MADV_HUGEPAGE keeps the advice).
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_RESERVATION_HPP
 #define RELO_DETAIL_RESERVATION_HPP
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -25,6 +34,45 @@
 #include "relo/detail/os_memory.hpp"
 
 namespace relo::detail {
+
+/// The most reservations each thread keeps (relo::set_reservation_cache_limit: at most this many slots).
+inline constexpr std::size_t reservation_cache_slots = 8;
+inline std::atomic<std::size_t> reservation_cache_limit_count{4};
+
+/// One thread's cached reservations. Trivially destructible: the guard below empties it when the thread
+/// ends, after which reservations go straight back to the system.
+struct reservation_cache_state {
+    struct entry {
+        char* base;
+        std::size_t reserved;
+        std::size_t committed;
+        const commit_rule* rule;
+    };
+    entry entries[reservation_cache_slots];
+    std::size_t count;
+    bool closed;
+    bool guarded;
+};
+
+inline reservation_cache_state& reservation_cache() noexcept {
+    thread_local reservation_cache_state state{};
+    return state;
+}
+
+inline void empty_reservation_cache(reservation_cache_state& c) noexcept {
+    while (c.count > 0) {
+        const reservation_cache_state::entry& e = c.entries[--c.count];
+        os::release(e.base, e.reserved + os::page_size());
+    }
+}
+
+struct reservation_cache_guard {
+    ~reservation_cache_guard() {
+        reservation_cache_state& c = reservation_cache();
+        empty_reservation_cache(c);
+        c.closed = true;
+    }
+};
 
 struct reservation {
     /// The most bytes a reservation may hold (so that sizes and pointer differences never overflow).
@@ -57,6 +105,47 @@ struct reservation {
     /// Unmaps a reservation (its committed pages included).
     static void release(char* base, std::size_t reserved) noexcept {
         if (base != nullptr) os::release(base, reserved + os::page_size());
+    }
+
+    /// A reservation of `bytes` (rounded up to whole pages, as reserve() rounds them: `bytes` becomes that)
+    /// under `rule` from this thread's cache, with `committed` set to its committed prefix; nullptr when
+    /// the cache has none.
+    static char* take_cached(std::size_t& bytes, const commit_rule& rule, std::size_t& committed) noexcept {
+        if (bytes > max_bytes) return nullptr;
+        const std::size_t rounded = os::round_up_to_pages(bytes);
+        reservation_cache_state& c = reservation_cache();
+        for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: its pages are the warmest)
+            const reservation_cache_state::entry e = c.entries[i];
+            if (e.reserved != rounded || e.rule != &rule) continue;
+            for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
+            --c.count;
+            bytes = rounded;
+            committed = e.committed;
+            return e.base;
+        }
+        return nullptr;
+    }
+
+    /// Gives a reservation back: to this thread's cache, its committed prefix cut to the rule's retained
+    /// minimum, when the cache has room and the rule uses no huge pages; to the system otherwise.
+    static void release_to_cache(char* base, std::size_t reserved, std::size_t committed, const commit_rule& rule) noexcept {
+        if (base == nullptr) return;
+        reservation_cache_state& c = reservation_cache();
+        const std::size_t limit = reservation_cache_limit_count.load(std::memory_order_relaxed);
+        if (c.closed || rule.huge_page_threshold != SIZE_MAX || limit == 0) return release(base, reserved);
+        while (c.count > 0 && (c.count >= limit || c.count == reservation_cache_slots)) {  // (the oldest go)
+            release(c.entries[0].base, c.entries[0].reserved);
+            for (std::size_t j = 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
+            --c.count;
+        }
+        if (!c.guarded) {
+            c.guarded = true;
+            thread_local reservation_cache_guard guard;
+            (void)guard;
+        }
+        const std::size_t kept =
+            committed > rule.retained_minimum ? decommit_beyond(base, committed, rule.retained_minimum, rule) : committed;
+        c.entries[c.count++] = {base, reserved, kept, &rule};
     }
 
     /// Commits at least `needed` bytes (committed < needed <= reserved) by the rule's steps; returns the
