@@ -170,7 +170,7 @@ RELO_CONSTEXPR20 T* uninitialized_move_if_noexcept(A& a, T* first, T* last, T* d
 
 // The element-by-element loops, each in a function of its own: inside a small function GCC inlines the
 // element's move (std::string's move constructor and assignment), which it calls out of line when the loop
-// is part of a larger insert or growth routine (docs/relocation.md, the std::string profile).
+// is part of a larger insert or growth routine (docs/measurements/relocation.md, the std::string profile).
 template <class A, class T>
 RELO_NOINLINE RELO_CONSTEXPR20 T* relocate_each_forward(A& a, T* first, T* last, T* dest) noexcept {
     for (; first != last; ++first, ++dest) {
