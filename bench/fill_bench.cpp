@@ -51,32 +51,21 @@ struct relo_resize_for_overwrite {
         return v[n / 2];
     }
 };
-struct relo_resize {
+/// Room made by resize (zeros first), then the writes.
+template <class Vector>
+struct resize_then_write {
     static int make_and_fill(std::size_t n) {
-        relo::vector<int> v;
+        Vector v;
         v.resize(n);
         write_all(v, n);
         return v[n / 2];
     }
 };
-struct relo_reserve_push {
+/// Room reserved, then each value pushed.
+template <class Vector>
+struct reserve_and_push {
     static int make_and_fill(std::size_t n) {
-        relo::vector<int> v;
-        push_all(v, n);
-        return v[n / 2];
-    }
-};
-struct std_resize {
-    static int make_and_fill(std::size_t n) {
-        std::vector<int> v;
-        v.resize(n);
-        write_all(v, n);
-        return v[n / 2];
-    }
-};
-struct std_reserve_push {
-    static int make_and_fill(std::size_t n) {
-        std::vector<int> v;
+        Vector v;
         push_all(v, n);
         return v[n / 2];
     }
@@ -91,8 +80,10 @@ struct boost_default_init {
 };
 
 using fill_impls = table<named<"floor", floor_new_array>, named<"relo-resize-for-overwrite", relo_resize_for_overwrite>,
-                         named<"relo-resize", relo_resize>, named<"relo-reserve-push", relo_reserve_push>,
-                         named<"std-resize", std_resize>, named<"std-reserve-push", std_reserve_push>,
+                         named<"relo-resize", resize_then_write<relo::vector<int>>>,
+                         named<"relo-reserve-push", reserve_and_push<relo::vector<int>>>,
+                         named<"std-resize", resize_then_write<std::vector<int>>>,
+                         named<"std-reserve-push", reserve_and_push<std::vector<int>>>,
                          named<"boost-default-init", boost_default_init>>;
 using fill_types = table<named<"int", int>>;
 
