@@ -59,19 +59,9 @@ inline reservation_cache_state& reservation_cache() noexcept {
     return state;
 }
 
-inline void empty_reservation_cache(reservation_cache_state& c) noexcept {
-    while (c.count > 0) {
-        const reservation_cache_state::entry& e = c.entries[--c.count];
-        os::release(e.base, e.reserved + os::page_size());
-    }
-}
-
+/// Empties the thread's reservation cache when the thread ends (made when it first caches one).
 struct reservation_cache_guard {
-    ~reservation_cache_guard() {
-        reservation_cache_state& c = reservation_cache();
-        empty_reservation_cache(c);
-        c.closed = true;
-    }
+    ~reservation_cache_guard();
 };
 
 struct reservation {
@@ -117,8 +107,7 @@ struct reservation {
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: its pages are the warmest)
             const reservation_cache_state::entry e = c.entries[i];
             if (e.reserved != rounded || e.rule != &rule) continue;
-            for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
-            --c.count;
+            remove_cached(c, i);
             bytes = rounded;
             committed = e.committed;
             return e.base;
@@ -131,12 +120,11 @@ struct reservation {
     static void release_to_cache(char* base, std::size_t reserved, std::size_t committed, const commit_rule& rule) noexcept {
         if (base == nullptr) return;
         reservation_cache_state& c = reservation_cache();
-        const std::size_t limit = reservation_cache_limit_count.load(std::memory_order_relaxed);
+        const std::size_t limit = reservation_cache_limit_count.load(std::memory_order_relaxed);  // (<= slots)
         if (c.closed || rule.huge_page_threshold != SIZE_MAX || limit == 0) return release(base, reserved);
-        while (c.count > 0 && (c.count >= limit || c.count == reservation_cache_slots)) {  // (the oldest go)
+        while (c.count >= limit) {  // (the oldest go)
             release(c.entries[0].base, c.entries[0].reserved);
-            for (std::size_t j = 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
-            --c.count;
+            remove_cached(c, 0);
         }
         if (!c.guarded) {
             c.guarded = true;
@@ -146,6 +134,14 @@ struct reservation {
         const std::size_t kept =
             committed > rule.retained_minimum ? decommit_beyond(base, committed, rule.retained_minimum, rule) : committed;
         c.entries[c.count++] = {base, reserved, kept, &rule};
+    }
+
+    /// Unmaps every reservation of the thread's cache.
+    static void empty_cache(reservation_cache_state& c) noexcept {
+        while (c.count > 0) {
+            const reservation_cache_state::entry& e = c.entries[--c.count];
+            release(e.base, e.reserved);
+        }
     }
 
     /// Commits at least `needed` bytes (committed < needed <= reserved) by the rule's steps; returns the
@@ -189,6 +185,11 @@ struct reservation {
     }
 
 private:
+    static void remove_cached(reservation_cache_state& c, std::size_t i) noexcept {
+        for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
+        --c.count;
+    }
+
     static bool uses_huge_pages(std::size_t committed, const commit_rule& rule) noexcept {
         const std::size_t huge = os::huge_page_size();
         return huge != 0 && committed >= rule.huge_page_threshold && committed >= huge;
@@ -214,6 +215,12 @@ private:
         return length;
     }
 };
+
+inline reservation_cache_guard::~reservation_cache_guard() {
+    reservation_cache_state& c = reservation_cache();
+    reservation::empty_cache(c);
+    c.closed = true;
+}
 
 }  // namespace relo::detail
 
