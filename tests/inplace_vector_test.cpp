@@ -34,13 +34,19 @@ namespace {
 
 using relo::inplace_vector;
 
+// Every element kind with 42 slots, N = 5 and N = 0; the rest of the capacity variants where
+// RELO_TEST_VARIANTS asks for them (sequence_suite.hpp).
 using inplace_kinds = ::testing::Types<
     inplace_vector<int, 42>, inplace_vector<big_trivial, 42>, inplace_vector<counted, 42>,
     inplace_vector<std::string, 42>, inplace_vector<std::unique_ptr<int>, 42>, inplace_vector<thrower, 42>,
-    inplace_vector<overaligned, 42>, inplace_vector<marked_relocatable, 42>, inplace_vector<int, 5>,
-    inplace_vector<counted, 5>, inplace_vector<std::string, 5>, inplace_vector<std::unique_ptr<int>, 5>,
+    inplace_vector<overaligned, 42>, inplace_vector<marked_relocatable, 42>, inplace_vector<std::string, 5>,
+    inplace_vector<int, 0>
+#if RELO_TEST_VARIANTS
+    , inplace_vector<int, 5>, inplace_vector<counted, 5>, inplace_vector<std::unique_ptr<int>, 5>,
     inplace_vector<thrower, 5>, inplace_vector<int, 1>, inplace_vector<std::string, 1>,
-    inplace_vector<std::unique_ptr<int>, 1>, inplace_vector<int, 0>, inplace_vector<std::string, 0>>;
+    inplace_vector<std::unique_ptr<int>, 1>, inplace_vector<std::string, 0>
+#endif
+    >;
 INSTANTIATE_TYPED_TEST_SUITE_P(inplace_vector, SequenceTest, inplace_kinds, numbered_types);
 
 // ---- Layout and triviality (P0843).

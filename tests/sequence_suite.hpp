@@ -6,8 +6,17 @@
 // Each test compares the container with a std::vector<int> model of the keys of its elements (see
 // element_kinds.hpp) and checks at teardown that no element leaked or was destroyed twice.
 // sequence_limit<C> tells the suite how many elements a container can hold (fixed-capacity containers).
+//
+// RELO_TEST_VARIANTS (1 unless the build says otherwise: tests/CMakeLists.txt): the lists also hold each
+// container's further capacity, allocator and growth variants. Every list holds every element kind either
+// way; the configurations of ./relo.sh test that repeat the suite in another standard, mode or system build
+// without the variants, which are checked in full by the others (docs/testing.md).
 #ifndef RELO_TESTS_SEQUENCE_SUITE_HPP
 #define RELO_TESTS_SEQUENCE_SUITE_HPP
+
+#ifndef RELO_TEST_VARIANTS
+#define RELO_TEST_VARIANTS 1
+#endif
 
 #include <algorithm>
 #include <cstddef>

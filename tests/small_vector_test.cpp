@@ -24,14 +24,19 @@ namespace {
 using relo::small_vector;
 using relo::small_vector_base;
 
+// Every element kind with 16 slots, N = 4 and N = 0; the rest of the capacity and allocator variants where
+// RELO_TEST_VARIANTS asks for them (sequence_suite.hpp).
 using small_kinds = ::testing::Types<
     small_vector<int, 16>, small_vector<big_trivial, 16>, small_vector<counted, 16>, small_vector<std::string, 16>,
     small_vector<std::unique_ptr<int>, 16>, small_vector<thrower, 16>, small_vector<overaligned, 16>,
-    small_vector<marked_relocatable, 16>, small_vector<int, 4>, small_vector<counted, 4>,
-    small_vector<std::string, 4>, small_vector<thrower, 4>, small_vector<overaligned, 4>, small_vector<int, 1>,
-    small_vector<std::string, 1>, small_vector<std::unique_ptr<int>, 1>, small_vector<int, 0>,
+    small_vector<marked_relocatable, 16>, small_vector<std::string, 4>, small_vector<int, 0>
+#if RELO_TEST_VARIANTS
+    , small_vector<int, 4>, small_vector<counted, 4>, small_vector<thrower, 4>, small_vector<overaligned, 4>,
+    small_vector<int, 1>, small_vector<std::string, 1>, small_vector<std::unique_ptr<int>, 1>,
     small_vector<std::string, 0>, small_vector<counted, 4, std::allocator<counted>>,
-    small_vector<std::string, 4, std::allocator<std::string>, relo::growth_1_5>>;
+    small_vector<std::string, 4, std::allocator<std::string>, relo::growth_1_5>
+#endif
+    >;
 INSTANTIATE_TYPED_TEST_SUITE_P(small_vector, SequenceTest, small_kinds, numbered_types);
 
 // ---- Layout.

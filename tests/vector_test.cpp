@@ -22,13 +22,18 @@
 namespace relo_test {
 namespace {
 
+// Every element kind, through std::allocator and through the large-block allocator; the other allocator and
+// growth variants where RELO_TEST_VARIANTS asks for them (sequence_suite.hpp).
 using vector_kinds =
     ::testing::Types<relo::vector<int>, relo::vector<big_trivial>, relo::vector<counted>, relo::vector<std::string>,
                      relo::vector<std::unique_ptr<int>>, relo::vector<thrower>, relo::vector<overaligned>,
                      relo::vector<marked_relocatable>, relo::vector<counted, std::allocator<counted>>,
-                     relo::vector<std::string, std::allocator<std::string>, relo::growth_1_5>,
-                     relo::vector<marked_relocatable, std::allocator<marked_relocatable>>,
-                     relo::vector<big_trivial, relo::page_allocator<big_trivial, relo::large_block_policy>>>;
+                     relo::vector<big_trivial, relo::page_allocator<big_trivial, relo::large_block_policy>>
+#if RELO_TEST_VARIANTS
+                     , relo::vector<std::string, std::allocator<std::string>, relo::growth_1_5>,
+                     relo::vector<marked_relocatable, std::allocator<marked_relocatable>>
+#endif
+                     >;
 INSTANTIATE_TYPED_TEST_SUITE_P(vector, SequenceTest, vector_kinds, numbered_types);
 
 static_assert(sizeof(relo::vector<int>) == 3 * sizeof(void*));
