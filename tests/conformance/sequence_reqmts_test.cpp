@@ -246,8 +246,18 @@ void exercise_specials(std::integer_sequence<unsigned, Masks...>) {
     (exercise_special<typename F::template type<special<Masks>>>(), ...);
 }
 
+// All 32 combinations, or where RELO_TEST_VARIANTS is 0 (tests/sequence_suite.hpp: a configuration that
+// repeats the tests in another standard or system build) the 12 that hold every pair of members in each of
+// their four states: none or all user-provided, each alone user-provided, each alone trivial. (The 32 are
+// three quarters of this program's build.)
+#if !defined(RELO_TEST_VARIANTS) || RELO_TEST_VARIANTS
+using special_member_masks = std::make_integer_sequence<unsigned, 32>;
+#else
+using special_member_masks = std::integer_sequence<unsigned, 0, 31, 1, 2, 4, 8, 16, 30, 29, 27, 23, 15>;
+#endif
+
 TYPED_TEST(sequence_reqmts, every_combination_of_special_members) {
-    exercise_specials<TypeParam>(std::make_integer_sequence<unsigned, 32>{});
+    exercise_specials<TypeParam>(special_member_masks{});
 }
 
 // emplace_back constructs the element in place, also when it grows: no temporary moved in.
