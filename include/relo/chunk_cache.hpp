@@ -72,8 +72,13 @@ struct chunk_cache_guard {
     }
 };
 
+/// The global heap's resource, asked for once: new_delete_resource() is a call into the standard library,
+/// and a resource made for one small structure asked for it twice. (Null until the program's dynamic
+/// initialization reaches it: a chunk taken before that is simply not cached.)
+inline std::pmr::memory_resource* const heap_resource = std::pmr::new_delete_resource();
+
 inline bool cacheable(std::pmr::memory_resource* upstream, std::size_t alignment) noexcept {
-    return upstream == std::pmr::new_delete_resource() && alignment <= alignof(std::max_align_t);
+    return upstream == heap_resource && alignment <= alignof(std::max_align_t);
 }
 
 /// A chunk of `bytes` at `alignment` from the upstream, or from the thread's cache when it holds one of

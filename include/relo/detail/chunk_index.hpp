@@ -32,7 +32,9 @@ public:
     chunk_index() noexcept = default;
     chunk_index(const chunk_index&) = delete;
     chunk_index& operator=(const chunk_index&) = delete;
-    ~chunk_index() { std::free(table_); }
+    ~chunk_index() {
+        if (table_ != nullptr) std::free(table_);  // (most resources never index: no call for them)
+    }
 
     /// The range that holds p (its chunk is nullptr when no chunk does). `newest` is the head of the
     /// resource's chunk list, `epoch` the number of times the resource gave its chunks back; describe(chunk)
