@@ -3,9 +3,9 @@
 #
 #   ./relo.sh test            build and run every test in three configurations (docs/testing.md), all
 #                             -Wall -Wextra -Wpedantic -Werror: Clang C++20 + AddressSanitizer + UBSan, GCC
-#                             C++17 (which also compiles every test in C++23, front end only),
-#                             Clang C++23 hardened on the portable POSIX path (which also compiles every test
-#                             in C++17, front end only); the tests of what threads share under ThreadSanitizer; the
+#                             C++17 (which also compiles every test in C++23, front end only), Clang C++23
+#                             hardened on the portable POSIX path (which also compiles every test in C++17,
+#                             front end only); the tests of what threads share under ThreadSanitizer; the
 #                             Windows build (mingw-w64) under Wine; the fuzz targets (libFuzzer, Clang,
 #                             ASan + UBSan), each for 5 s; and the main command itself, from a clone of
 #                             the committed tree: ./relo.sh bench --smoke
@@ -75,9 +75,8 @@ cmd_test() {
   # Every compiler and standard pair compiles every test with -Werror; each standard runs in full with at
   # least one compiler: Clang C++20 under ASan + UBSan and C++23 (hardened, on the portable POSIX path that
   # macOS and the BSDs take), compiling the tests in C++17 front end only; GCC C++17 (on Linux) and C++20
-  # (the Windows build, under Wine), compiling them in C++23 front end only. The
-  # sequence suite's capacity and allocator variants run with each compiler once (RELO_TEST_VARIANTS). GCC's
-  # C++17 configuration also tests the package (install, find_package, FetchContent, pkg-config, .deb).
+  # (the Windows build, under Wine), compiling them in C++23 front end only. The sequence suite's capacity
+  # and allocator variants run with each compiler once (RELO_TEST_VARIANTS). GCC's C++17 configuration tests the package (install, find_package, FetchContent, pkg-config, .deb).
   # -g1 (line tables: file and line in sanitizer reports) builds in three quarters of -g's time; the
   # sanitizers at -O0 build in a quarter of -O1's time (docs/testing.md has the measurements).
   local sanitize="-fno-omit-frame-pointer -fno-sanitize-recover=all"

@@ -9,8 +9,8 @@
 //
 // RELO_TEST_VARIANTS (1 unless the build says otherwise: tests/CMakeLists.txt): the lists also hold each
 // container's further capacity, allocator and growth variants. Every list holds every element kind either
-// way; the configurations of ./relo.sh test that repeat the suite in another standard, mode or system build
-// without the variants, which are checked in full by the others (docs/testing.md).
+// way; the configurations of ./relo.sh test that repeat the suite in another standard or system build run
+// it without the variants, which other configurations run in full (docs/testing.md).
 #ifndef RELO_TESTS_SEQUENCE_SUITE_HPP
 #define RELO_TESTS_SEQUENCE_SUITE_HPP
 
