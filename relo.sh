@@ -76,7 +76,8 @@ cmd_test() {
   # least one compiler: Clang C++20 under ASan + UBSan and C++23 (hardened, on the portable POSIX path that
   # macOS and the BSDs take), compiling the tests in C++17 front end only; GCC C++17 (on Linux) and C++20
   # (the Windows build, under Wine), compiling them in C++23 front end only. The sequence suite's capacity
-  # and allocator variants run with each compiler once (RELO_TEST_VARIANTS). GCC's C++17 configuration tests the package (install, find_package, FetchContent, pkg-config, .deb).
+  # and allocator variants run with each compiler once (RELO_TEST_VARIANTS). GCC's C++17 configuration
+  # tests the package too (install, find_package, FetchContent, pkg-config, .deb).
   # -g1 (line tables: file and line in sanitizer reports) builds in three quarters of -g's time; the
   # sanitizers at -O0 build in a quarter of -O1's time (docs/testing.md has the measurements).
   local sanitize="-fno-omit-frame-pointer -fno-sanitize-recover=all"
