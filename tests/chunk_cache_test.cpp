@@ -3,6 +3,7 @@
 #include "relo/chunk_cache.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <memory_resource>
@@ -64,6 +65,39 @@ TEST_F(ChunkCache, AResourceOnTheGlobalHeapLeavesItsChunksForTheNextOne) {
         EXPECT_LT(relo::chunk_cache_bytes(), kept);
     }
     EXPECT_EQ(relo::chunk_cache_bytes(), kept);
+}
+
+// Blocks larger than the largest class pass through to the global heap, and take the chunks' way too: a
+// hash table's bucket arrays, freed while it grows and when it goes, come back to the next one (without
+// it glibc trimmed the heap's top and the next structure faulted them in again).
+TEST_F(ChunkCache, BlocksPassedThroughComeBackToTheNextResource) {
+    const std::size_t sizes[] = {5000, 20000, 100000};
+    std::vector<void*> first;
+    {
+        relo::multipool_resource r;
+        for (std::size_t bytes : sizes) {
+            void* p = r.allocate(bytes);
+            std::memset(p, 0x5a, bytes);
+            first.push_back(p);
+        }
+        EXPECT_EQ(r.upstream_blocks(), 3u);
+        r.deallocate(first[0], sizes[0]);  // freed while the resource lives: kept as well
+        EXPECT_GE(relo::chunk_cache_bytes(), sizes[0]);
+        EXPECT_EQ(r.upstream_blocks(), 2u);
+    }
+    const std::size_t kept = relo::chunk_cache_bytes();
+    EXPECT_GE(kept, sizes[0] + sizes[1] + sizes[2]);
+    relo::multipool_resource r;
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(r.allocate(sizes[i]), first[i]) << sizes[i];
+    EXPECT_EQ(relo::chunk_cache_bytes(), 0u);
+    EXPECT_EQ(r.upstream_blocks(), 3u);
+    // Aligned more than the global heap's fast path: straight back to the heap, never cached.
+    r.release();
+    const std::size_t before = relo::chunk_cache_bytes();
+    void* aligned = r.allocate(8192, 4096);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(aligned) % 4096, 0u);
+    r.deallocate(aligned, 8192, 4096);
+    EXPECT_EQ(relo::chunk_cache_bytes(), before);
 }
 
 TEST_F(ChunkCache, MonotonicChunksToo) {

@@ -9,8 +9,9 @@
 // (docs/measurements/memory_resources.md). So the chunks relo::monotonic_resource and relo::multipool_resource (and the
 // synchronized one) give back to std::pmr::new_delete_resource() are kept by the thread that gives them
 // back, up to chunk_cache_limit() bytes, and handed to the next chunk request of the same size and
-// alignment on that thread. Chunks of any other upstream go straight back to it: a user's resource keeps its
-// own policy. The cache gives everything back when its thread ends, or on trim_chunk_cache().
+// alignment on that thread. The multipool's blocks too large for its classes, passed through to the heap,
+// are kept the same way (a hash table's bucket arrays come back in the same sizes for the next table).
+// Chunks of any other upstream go straight back to it: a user's resource keeps its own policy. The cache gives everything back when its thread ends, or on trim_chunk_cache().
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_CHUNK_CACHE_HPP
 #define RELO_CHUNK_CACHE_HPP
@@ -82,9 +83,12 @@ inline bool cacheable(std::pmr::memory_resource* upstream, std::size_t alignment
 }
 
 /// A chunk of `bytes` at `alignment` from the upstream, or from the thread's cache when it holds one of
-/// that size. Throws what the upstream throws.
+/// that size. Throws what the upstream throws. (A chunk the cache may keep is asked of the heap at
+/// std::max_align_t's alignment whatever was asked, and given back so: the cache holds chunks asked at
+/// different alignments, and the heap's sized, aligned delete must be told the alignment of the new.)
 inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, std::size_t alignment) {
     if (cacheable(upstream, alignment)) {
+        alignment = alignof(std::max_align_t);
         chunk_cache_state& c = chunk_cache();
         for (auto& b : c.buckets) {
             if (b.bytes == bytes && b.head != nullptr) {
@@ -106,6 +110,7 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
 inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, std::size_t bytes,
                             std::size_t alignment) noexcept {
     unpoison(chunk, bytes);  // (a resource may have poisoned parts of it)
+    if (cacheable(upstream, alignment)) alignment = alignof(std::max_align_t);  // (as take_chunk asked)
     if (cacheable(upstream, alignment) && bytes >= sizeof(chunk_cache_state::free_chunk)) {
         chunk_cache_state& c = chunk_cache();
         if (!c.closed && c.held + bytes <= chunk_cache_limit_bytes.load(std::memory_order_relaxed)) {

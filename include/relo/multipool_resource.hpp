@@ -357,19 +357,23 @@ private:
         while (large_ != nullptr) {
             large_block* const l = large_;
             large_ = l->next;
-            upstream_->deallocate(reinterpret_cast<char*>(l) + sizeof(large_block) - l->offset, l->total, l->alignment);
+            detail::give_back_chunk(upstream_, reinterpret_cast<char*>(l) + sizeof(large_block) - l->offset, l->total,
+                                    l->alignment);
         }
         large_bytes_ = 0;
         large_held_ = 0;
         large_count_ = 0;
     }
 
+    // Blocks passed through to the global heap take the chunks' way too (detail::take_chunk, give_back_chunk):
+    // a hash table's bucket arrays, freed and made again of the same sizes by the next structure, would
+    // otherwise leave the heap's top free for glibc to trim, and be faulted in again each time.
     RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
         const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
         const std::size_t offset = (sizeof(large_block) + align - 1) / align * align;
         if (bytes > SIZE_MAX / 2 - offset) detail::throw_bad_alloc();
         const std::size_t total = offset + (bytes != 0 ? bytes : 1);  // (zero bytes: a distinct block all the same)
-        char* const raw = static_cast<char*>(upstream_->allocate(total, align));
+        char* const raw = static_cast<char*>(detail::take_chunk(upstream_, total, align));
         auto* l = reinterpret_cast<large_block*>(raw + offset - sizeof(large_block));
         l->previous = nullptr;
         l->next = large_;
@@ -403,7 +407,7 @@ private:
         large_held_ -= l->total;
         --large_count_;
         l->magic = 0;
-        upstream_->deallocate(static_cast<char*>(block) - l->offset, l->total, l->alignment);
+        detail::give_back_chunk(upstream_, static_cast<char*>(block) - l->offset, l->total, l->alignment);
     }
 
     /// Puts a block of class i on this pool's free list, wherever it was allocated (the synchronized
