@@ -177,9 +177,23 @@ TEST(PageAllocator, BlocksCrossTheHugePageThreshold) {
         auto big = a.allocate_at_least(9 * mib_ints);
         const std::size_t committed = 64 + big.count * sizeof(int);
         EXPECT_EQ(relo::detail::os::round_up_to_huge_pages(committed), committed)
-            << "from the threshold on a block commits whole huge pages";
+            << "from the threshold on a block commits whole huge pages when that adds at most an eighth";
         fill(big.ptr, big.count);
         a.deallocate(big.ptr, big.count);
+        // 8.25 MiB: a whole huge page more would add 1.75 MiB (over an eighth) that the block may never
+        // touch, each huge page zeroed whole at its first write: it ends at a page boundary instead.
+        const std::size_t eight_and_a_quarter = (std::size_t{33} << 18) / sizeof(int);
+        auto mid = a.allocate_at_least(eight_and_a_quarter);
+        const std::size_t mid_committed = 64 + mid.count * sizeof(int);
+        EXPECT_EQ(mid_committed % relo::detail::os::page_size(), 0u);
+        EXPECT_LT(mid_committed, std::size_t{10} << 20);
+        EXPECT_GE(mid.count, eight_and_a_quarter);
+        fill(mid.ptr, mid.count);
+        // Grown to 9.9 MiB (a tenth of a huge page short): whole huge pages again, the bytes kept.
+        const std::size_t almost_ten = (std::size_t{99} << 20) / 10 / sizeof(int);
+        int* q = a.try_expand(mid.ptr, mid.count, almost_ten) ? mid.ptr : a.reallocate(mid.ptr, mid.count, almost_ten);
+        expect_filled(q, mid.count);
+        a.deallocate(q, almost_ten);
     }
 }
 

@@ -10,9 +10,9 @@
 //                                 is copied). Containers call it only for trivially relocatable types.
 //
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
-// pages as it grows, so growth in place almost always succeeds, whatever the element type; blocks of
-// 2 MiB and more use transparent huge pages from a threshold on. By default only types that are not
-// trivially relocatable use them (from 2 MiB); trivially relocatable ones stay on malloc/realloc at every
+// pages as it grows, so growth in place almost always succeeds, whatever the element type; blocks
+// committing 4 MiB and more use transparent huge pages. By default only types that are not trivially
+// relocatable use large blocks (from 2 MiB); trivially relocatable ones stay on malloc/realloc at every
 // size, whose realloc moves large blocks' pages with mremap too (large_block_policy puts them on large
 // blocks as well). Whether a block is malloc'ed or large is a pure function of its size in bytes and of
 // T, so deallocate(p, n) needs no lookup. docs/measurements/thresholds.md has the measurements behind both policies.
@@ -59,7 +59,11 @@ struct page_allocator_policy {
     /// A large block reserves this many times its size in address space, to grow into in place.
     static constexpr std::size_t reservation_factor = 16;
     /// Large blocks committing at least this many bytes use transparent huge pages (SIZE_MAX: never).
-    static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
+    /// 4 MiB, not 2: where huge pages are cold (the host must back them anew), 50 or 100 vectors of
+    /// strings between 2 and 4 MiB took 1.3-1.9x std::vector's time with huge pages from 2 MiB and
+    /// 0.80-0.88x from 4 MiB, which keeps the one- and ten-vector cells under 0.65x
+    /// (docs/measurements/thresholds.md, "Huge pages for the other types").
+    static constexpr std::size_t huge_page_threshold = std::size_t{4} << 20;
     /// Small blocks below this many bytes grow by malloc-copy-free (which hits malloc's per-thread cache)
     /// rather than by realloc (which does not); from it on, realloc may extend the block in place.
     static constexpr std::size_t realloc_threshold = 1024;
@@ -72,6 +76,7 @@ struct page_allocator_policy {
 /// measure before choosing it (docs/measurements/thresholds.md).
 struct large_block_policy : page_allocator_policy {
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{2} << 20;
+    static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
 };
 
 template <class T, class Policy = page_allocator_policy>
