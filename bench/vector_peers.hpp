@@ -225,7 +225,7 @@ using vector_impls = join_t<
           named<"relo-h16m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 16 * sizes::M>>,
           named<"relo-h32m", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, 32 * sizes::M>>,
           named<"relo-nohuge", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::never>>,
-          // The default policy without huge pages: relocatable types on realloc, others on 4 KiB large blocks.
+          // The default policy spelled out: relocatable types on realloc, others on 4 KiB large blocks.
           named<"relo-4k", relo_vector_thresholds<sizes::never, sizes::O, sizes::Res, sizes::never>>,
           named<"relo-copy0", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::H, 0>>,
           named<"relo-copy1k", relo_vector_thresholds<sizes::R, sizes::O, sizes::Res, sizes::H, sizes::K>>,

@@ -53,7 +53,7 @@ def experiments(ctx):
                "push-cons-dest/string", "all/array"}),
         Experiment("page-policy", "Large blocks and huge pages for trivially relocatable types, or realloc",
                    "relo::vector as it is (trivially relocatable types on malloc/realloc at every size, others "
-                   "on large blocks with huge pages from 2 MiB); relo-4k, the same without huge pages; "
+                   "on large blocks with 4 KiB pages); relo-4k, the same (the default's settings spelled out); "
                    "relo-large, every type on large blocks with huge pages from 2 MiB (large_block_policy, the "
                    "former default); relo-nohuge, that with 4 KiB pages; uwr::vector (mremap from a page up, "
                    "4 KiB pages) where it is built in. Where a huge page's first touch is cold "

@@ -10,12 +10,13 @@
 //                                 is copied). Containers call it only for trivially relocatable types.
 //
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
-// pages as it grows, so growth in place almost always succeeds, whatever the element type; blocks
-// committing 4 MiB and more use transparent huge pages. By default only types that are not trivially
-// relocatable use large blocks (from 2 MiB); trivially relocatable ones stay on malloc/realloc at every
-// size, whose realloc moves large blocks' pages with mremap too (large_block_policy puts them on large
-// blocks as well). Whether a block is malloc'ed or large is a pure function of its size in bytes and of
-// T, so deallocate(p, n) needs no lookup. docs/measurements/thresholds.md has the measurements behind both policies.
+// pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
+// give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
+// pages only). By default only types that are not trivially relocatable use large blocks (from 2 MiB);
+// trivially relocatable ones stay on malloc/realloc at every size, whose realloc moves large blocks' pages
+// with mremap too (large_block_policy puts them on large blocks as well). Whether a block is malloc'ed or
+// large is a pure function of its size in bytes and of T, so deallocate(p, n) needs no lookup.
+// docs/measurements/thresholds.md has the measurements behind both policies.
 //
 // During constant evaluation every request goes to std::allocator<T>.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -59,11 +60,12 @@ struct page_allocator_policy {
     /// A large block reserves this many times its size in address space, to grow into in place.
     static constexpr std::size_t reservation_factor = 16;
     /// Large blocks committing at least this many bytes use transparent huge pages (SIZE_MAX: never).
-    /// 4 MiB, not 2: where huge pages are cold (the host must back them anew), 50 or 100 vectors of
-    /// strings between 2 and 4 MiB took 1.3-1.9x std::vector's time with huge pages from 2 MiB and
-    /// 0.80-0.88x from 4 MiB, which keeps the one- and ten-vector cells under 0.65x
-    /// (docs/measurements/thresholds.md, "Huge pages for the other types").
-    static constexpr std::size_t huge_page_threshold = std::size_t{4} << 20;
+    /// Never by default: where huge pages are cold (the host must back them anew) one vector of 80 MiB
+    /// took 2.4x std::vector's time with them and 0.92x without, and 50 or 100 vectors of 2-4 MiB
+    /// 1.3-2.5x; where they are warm they win 2x. The same bytes on 4 KiB pages cost the same on every
+    /// machine (docs/measurements/thresholds.md, "Huge pages for the other types"); large_block_policy
+    /// uses them from 2 MiB.
+    static constexpr std::size_t huge_page_threshold = static_cast<std::size_t>(-1);
     /// Small blocks below this many bytes grow by malloc-copy-free (which hits malloc's per-thread cache)
     /// rather than by realloc (which does not); from it on, realloc may extend the block in place.
     static constexpr std::size_t realloc_threshold = 1024;
