@@ -11,7 +11,8 @@
 // back, up to chunk_cache_limit() bytes, and handed to the next chunk request of the same size and
 // alignment on that thread. The multipool's blocks too large for its classes, passed through to the heap,
 // are kept the same way (a hash table's bucket arrays come back in the same sizes for the next table).
-// Chunks of any other upstream go straight back to it: a user's resource keeps its own policy. The cache gives everything back when its thread ends, or on trim_chunk_cache().
+// Chunks of any other upstream go straight back to it: a user's resource keeps its own policy. The cache
+// gives everything back when its thread ends, or on trim_chunk_cache().
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_CHUNK_CACHE_HPP
 #define RELO_CHUNK_CACHE_HPP
@@ -110,8 +111,9 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
 inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, std::size_t bytes,
                             std::size_t alignment) noexcept {
     unpoison(chunk, bytes);  // (a resource may have poisoned parts of it)
-    if (cacheable(upstream, alignment)) alignment = alignof(std::max_align_t);  // (as take_chunk asked)
-    if (cacheable(upstream, alignment) && bytes >= sizeof(chunk_cache_state::free_chunk)) {
+    const bool keepable = cacheable(upstream, alignment);
+    if (keepable) alignment = alignof(std::max_align_t);  // (as take_chunk asked the heap)
+    if (keepable && bytes >= sizeof(chunk_cache_state::free_chunk)) {
         chunk_cache_state& c = chunk_cache();
         if (!c.closed && c.held + bytes <= chunk_cache_limit_bytes.load(std::memory_order_relaxed)) {
             if (!c.guarded) {

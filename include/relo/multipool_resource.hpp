@@ -13,7 +13,8 @@
 // pools). A request goes to the smallest class that holds it and whose blocks are aligned at least as
 // asked (a block of a class of size s is aligned to the largest power of two dividing s, at most a page);
 // requests larger than max_block, or aligned more than any class can be, go to the upstream (and are
-// still given back by release()). A freed block goes back to its pool's free list. A pool's first chunk
+// still given back by release(); on the global heap they pass through the thread's chunk cache,
+// relo/chunk_cache.hpp). A freed block goes back to its pool's free list. A pool's first chunk
 // holds `first_blocks` blocks, each later chunk twice as many, up to `max_chunk` bytes. Chunks are
 // requested at the alignment of std::max_align_t (the global heap's fast path); a class aligned more has
 // its blocks aligned inside the chunk, which costs at most that alignment less 16 bytes per chunk.
