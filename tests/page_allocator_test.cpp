@@ -189,7 +189,7 @@ TEST(PageAllocator, BlocksCrossTheHugePageThreshold) {
         EXPECT_LT(mid_committed, std::size_t{10} << 20);
         EXPECT_GE(mid.count, eight_and_a_quarter);
         fill(mid.ptr, mid.count);
-        // Grown to 9.9 MiB (a tenth of a huge page short): whole huge pages again, the bytes kept.
+        // Grown to 9.9 MiB, where rounding up to whole huge pages adds a twentieth: the bytes are kept.
         const std::size_t almost_ten = (std::size_t{99} << 20) / 10 / sizeof(int);
         int* q = a.try_expand(mid.ptr, mid.count, almost_ten) ? mid.ptr : a.reallocate(mid.ptr, mid.count, almost_ten);
         expect_filled(q, mid.count);
