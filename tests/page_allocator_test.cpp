@@ -6,16 +6,19 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "element_kinds.hpp"
+#include "os_probes.hpp"
 
 namespace relo_test {
 namespace {
 
-// By default trivially relocatable types never use large blocks (realloc moves their pages); the large
-// blocks' own tests use them through large_block_policy.
+// By default trivially relocatable types use large blocks from 256 KiB; the large blocks' own tests use
+// large_block_policy (from 2 MiB, with huge pages).
 using large_int_allocator = relo::page_allocator<int, relo::large_block_policy>;
 constexpr std::size_t threshold_ints = large_int_allocator::mapping_threshold() / sizeof(int);
 
@@ -54,23 +57,143 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
                   relo::page_allocator_policy::other_mapping_threshold);
 }
 
-TEST(PageAllocator, RelocatableTypesGrowByReallocAtEverySize) {
+TEST(PageAllocator, RelocatableTypesUseMappingsFromTheThreshold) {
+    static_assert(relo::page_allocator<int>::mapping_threshold() == (std::size_t{256} << 10));
     relo::page_allocator<int> a;
+    const std::size_t threshold = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
     std::size_t n = 10;
     int* p = a.allocate(n);
     fill(p, n);
-    // Up to 64 MiB and back on malloc/realloc: the bytes survive every move.
-    for (std::size_t next : {threshold_ints * 4, threshold_ints * 32, threshold_ints / 3, std::size_t{7}}) {
+    // From malloc to a mapping, past its reservation (16x), and back: the bytes survive every move.
+    for (std::size_t next : {threshold * 4, threshold * 64, threshold / 3, std::size_t{7}}) {
         p = a.reallocate(p, n, next);
         expect_filled(p, std::min(n, next));
         fill(p, next);
         n = next;
     }
     a.deallocate(p, n);
-    auto big = a.allocate_at_least(threshold_ints * 2);
-    EXPECT_GE(big.count, threshold_ints * 2);
+    auto big = a.allocate_at_least(threshold * 2);
+    EXPECT_GE(big.count, threshold * 2);
+    EXPECT_EQ((64 + big.count * sizeof(int)) % relo::detail::os::page_size(), 0u) << "a mapping: whole pages";
     fill(big.ptr, big.count);
     a.deallocate(big.ptr, big.count);
+}
+
+// Sets the warm-block cache's limit for a test, starting and ending with an empty cache.
+struct warm_cache_limit {
+    std::size_t saved = relo::large_block_cache_limit();
+    explicit warm_cache_limit(std::size_t bytes) {
+        relo::trim_large_block_cache();
+        relo::set_large_block_cache_limit(bytes);
+    }
+    ~warm_cache_limit() {
+        relo::trim_large_block_cache();
+        relo::set_large_block_cache_limit(saved);
+    }
+};
+
+constexpr std::size_t mib = std::size_t{1} << 20;
+
+TEST(WarmBlockCache, TheNextLargeBlockOfTheThreadIsTheLastReleasedOneWithItsPages) {
+    warm_cache_limit limit(32 * mib);
+    relo::page_allocator<int> a;
+    const std::size_t n = 4 * mib / sizeof(int);
+    int* p = a.allocate(n);
+    fill(p, n);
+    a.deallocate(p, n);
+    EXPECT_GE(relo::large_block_cache_bytes(), 4 * mib);
+    EXPECT_GE(resident_pages(p, 4 * mib), 4 * mib / page() * 9 / 10) << "kept committed and resident";
+    // A smaller block fits in its reservation: the same block, every page still there, and growing into
+    // them needs no new commit.
+    const std::size_t m = 1 * mib / sizeof(int);
+    int* q = a.allocate(m);
+    EXPECT_EQ(q, p);
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
+    fill(q, m);
+    ASSERT_TRUE(a.try_expand(q, m, n));
+    fill(q, n);
+    EXPECT_GE(resident_pages(q, 4 * mib), 4 * mib / page() * 9 / 10);
+    a.deallocate(q, n);
+    relo::trim_large_block_cache();
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
+    EXPECT_EQ(resident_pages(p, page()), static_cast<std::size_t>(-1)) << "trimmed: unmapped";
+}
+
+TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
+    relo::page_allocator<int> a;
+    const std::size_t n = 8 * mib / sizeof(int);
+    {
+        warm_cache_limit limit(3 * mib);
+        int* p = a.allocate(n);
+        fill(p, n);
+        a.deallocate(p, n);
+        EXPECT_EQ(relo::large_block_cache_bytes(), 3 * mib) << "cut to the limit";
+        EXPECT_LE(resident_pages(p, 8 * mib), 3 * mib / page());
+        int* q = a.allocate(n);  // the cached block, committed again beyond what it kept
+        EXPECT_EQ(q, p);
+        fill(q, n);
+        expect_filled(q, n);
+        a.deallocate(q, n);
+    }
+    {
+        warm_cache_limit limit(0);
+        int* p = a.allocate(n);
+        a.deallocate(p, n);
+        EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
+        EXPECT_EQ(resident_pages(p, page()), static_cast<std::size_t>(-1)) << "given back at once";
+    }
+    {
+        warm_cache_limit limit(32 * mib);  // room for 64 blocks at most, the oldest go first
+        std::vector<std::pair<int*, std::size_t>> blocks;
+        const std::size_t base_count = 300 * 1024 / sizeof(int);  // (above the 256 KiB threshold)
+        for (std::size_t i = 0; i < 70; ++i) blocks.emplace_back(a.allocate(base_count + i * 16), base_count + i * 16);
+        for (auto [p, count] : blocks) a.deallocate(p, count);
+        EXPECT_LE(relo::large_block_cache_bytes(), 32 * mib);
+        EXPECT_GE(relo::large_block_cache_bytes(), 64 * 300 * 1024);
+        for (std::size_t i = 0; i < 6; ++i)
+            EXPECT_EQ(resident_pages(blocks[i].first, page()), static_cast<std::size_t>(-1)) << "the oldest went: " << i;
+        EXPECT_NE(resident_pages(blocks[6].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
+        EXPECT_NE(resident_pages(blocks[69].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
+    }
+}
+
+TEST(WarmBlockCache, ShrinkingGivesPagesBackAndHugePageBlocksAreNotCached) {
+    warm_cache_limit limit(32 * mib);
+    relo::page_allocator<int> a;
+    const std::size_t n = 8 * mib / sizeof(int);
+    int* p = a.allocate(n);
+    fill(p, n);
+    ASSERT_TRUE(a.try_expand(p, n, n / 8));
+    EXPECT_EQ(resident_pages(reinterpret_cast<char*>(p) + 2 * mib, 6 * mib - 64), 0u);
+    expect_filled(p, n / 8);
+    a.deallocate(p, n / 8);
+    EXPECT_LE(relo::large_block_cache_bytes(), 2 * mib);
+    relo::trim_large_block_cache();
+
+    relo::page_allocator<std::string, relo::large_block_policy> huge;  // (huge pages from 2 MiB)
+    const std::size_t strings = 4 * mib / sizeof(std::string);
+    std::string* s = huge.allocate(strings);
+    huge.deallocate(s, strings);
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
+}
+
+TEST(WarmBlockCache, AThreadGivesItsBlocksBackWhenItEnds) {
+    warm_cache_limit limit(32 * mib);
+    int* released = nullptr;
+    std::size_t held_by_thread = 0;
+    std::thread([&] {
+        relo::page_allocator<int> a;
+        const std::size_t n = 2 * mib / sizeof(int);
+        released = a.allocate(n);
+        fill(released, n);
+        a.deallocate(released, n);
+        held_by_thread = relo::large_block_cache_bytes();
+    }).join();
+    EXPECT_GE(held_by_thread, 2 * mib);
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u) << "each thread has its own cache";
+#if !defined(_WIN32)  // (as the reservation cache's test: Wine's thread-exit order is not checked here)
+    EXPECT_EQ(resident_pages(released, page()), static_cast<std::size_t>(-1)) << "unmapped at the thread's end";
+#endif
 }
 
 TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {

@@ -22,13 +22,14 @@
 #include <memory_resource>
 
 #include "relo/detail/sanitizers.hpp"
+#include "relo/detail/thread_cache.hpp"
 
 namespace relo {
 
 namespace detail {
 
-/// One thread's cached chunks: a few exact sizes, each a LIFO list threaded through the chunks themselves.
-/// Trivially destructible (it outlives the guard below, which empties it when the thread ends).
+/// One thread's cached chunks: a few exact sizes, each a LIFO list threaded through the chunks themselves
+/// (a detail/thread_cache.hpp state: emptied when the thread ends).
 struct chunk_cache_state {
     static constexpr std::size_t sizes = 24;
     struct free_chunk {
@@ -46,10 +47,6 @@ struct chunk_cache_state {
 
 inline std::atomic<std::size_t> chunk_cache_limit_bytes{std::size_t{8} << 20};
 
-inline chunk_cache_state& chunk_cache() noexcept {
-    thread_local chunk_cache_state state{};
-    return state;
-}
 
 inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
     std::pmr::memory_resource* heap = std::pmr::new_delete_resource();
@@ -65,14 +62,9 @@ inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
     c.held = 0;
 }
 
-/// Empties the thread's cache when the thread ends (made on the first use of the cache).
-struct chunk_cache_guard {
-    ~chunk_cache_guard() {
-        chunk_cache_state& c = chunk_cache();
-        empty_chunk_cache(c);
-        c.closed = true;
-    }
-};
+using chunk_thread_cache = thread_cache<chunk_cache_state, empty_chunk_cache>;
+
+inline chunk_cache_state& chunk_cache() noexcept { return chunk_thread_cache::state(); }
 
 /// The global heap's resource, asked for once: new_delete_resource() is a call into the standard library,
 /// and a resource made for one small structure asked for it twice. (Null until the program's dynamic
@@ -116,11 +108,7 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
     if (keepable && bytes >= sizeof(chunk_cache_state::free_chunk)) {
         chunk_cache_state& c = chunk_cache();
         if (!c.closed && c.held + bytes <= chunk_cache_limit_bytes.load(std::memory_order_relaxed)) {
-            if (!c.guarded) {
-                c.guarded = true;
-                thread_local chunk_cache_guard guard;
-                (void)guard;
-            }
+            chunk_thread_cache::arm(c);
             chunk_cache_state::bucket* slot = nullptr;
             for (auto& b : c.buckets) {
                 if (b.bytes == bytes) {

@@ -12,17 +12,19 @@
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
-// pages only). By default only types that are not trivially relocatable use large blocks (from 2 MiB);
-// trivially relocatable ones stay on malloc/realloc at every size, whose realloc moves large blocks' pages
-// with mremap too (large_block_policy puts them on large blocks as well). Whether a block is malloc'ed or
-// large is a pure function of its size in bytes and of T, so deallocate(p, n) needs no lookup.
-// docs/measurements/thresholds.md has the measurements behind both policies.
+// pages only). By default trivially relocatable types use large blocks from 256 KiB (they move into a larger
+// reservation by mremap when theirs is used up: no element is copied) and other types from 2 MiB; below
+// that, malloc and realloc. A released large block stays warm in its thread's cache for the next one
+// (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
+// and of T, so deallocate(p, n) needs no lookup. docs/measurements/thresholds.md has the measurements behind
+// both policies.
 //
 // During constant evaluation every request goes to std::allocator<T>.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_PAGE_ALLOCATOR_HPP
 #define RELO_PAGE_ALLOCATOR_HPP
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -45,15 +47,16 @@ namespace relo {
 /// policy is any type with these static members; pass it as page_allocator's second argument.
 /// docs/measurements/thresholds.md has the measurements behind each value.
 struct page_allocator_policy {
-    /// For trivially relocatable T: blocks of at least this many bytes are large blocks. By default none
-    /// are: realloc already moves a large block's pages with mremap (glibc's mmapped chunks) and reuses
-    /// warm memory for churn, and it never copies a vector at a threshold; large blocks win only through
-    /// huge pages, which on VMs whose free memory is handed back to the host start cold and then cost up
-    /// to 2x std::vector's time (docs/measurements/thresholds.md, "Huge pages for relocatable types"). Where realloc
-    /// copies every time (Windows), large blocks from 2 MiB: they grow in place 16-fold before a copy
-    /// (docs/portability.md).
-    static constexpr std::size_t relocatable_mapping_threshold =
-        detail::os::realloc_avoids_copies ? static_cast<std::size_t>(-1) : std::size_t{2} << 20;
+    /// For trivially relocatable T: blocks of at least this many bytes are large blocks. realloc would move
+    /// a large block's pages with mremap too, but only while glibc keeps the block in its own mapping: once
+    /// a process has freed a block of 128 KiB - 32 MiB, glibc raises its mmap threshold up to that size, and
+    /// from then on realloc copies blocks below it (with realloc at every size relo::vector took 1.2-2.2x
+    /// uwr::vector's time on the thesis's push-only cells in a long-lived process). relo's own mappings do
+    /// not depend on what the process did before. From 256 KiB: 64 KiB was faster on push-only with 50-100
+    /// vectors (0.54 against 0.61 of std::vector) but slower where many mid-sized vectors are made and
+    /// destroyed in a warm heap (all/int 1.16 against 0.86); 1 MiB and above copied and faulted more on
+    /// push-only (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{256} << 10;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
     /// malloc can do for them).
     static constexpr std::size_t other_mapping_threshold = std::size_t{2} << 20;
@@ -80,6 +83,22 @@ struct large_block_policy : page_allocator_policy {
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{2} << 20;
     static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
 };
+
+/// The most committed bytes of released large blocks (on 4 KiB pages) each thread keeps warm for its next
+/// large blocks (default 32 MiB, measured in docs/measurements/thresholds.md, "Warm blocks"; 0 keeps none).
+/// Applies from the next block released.
+inline std::size_t large_block_cache_limit() noexcept {
+    return detail::large_block_cache_limit_bytes.load(std::memory_order_relaxed);
+}
+inline void set_large_block_cache_limit(std::size_t bytes) noexcept {
+    detail::large_block_cache_limit_bytes.store(bytes, std::memory_order_relaxed);
+}
+
+/// Committed bytes the calling thread's warm-block cache holds.
+inline std::size_t large_block_cache_bytes() noexcept { return detail::warm_block_cache().held; }
+
+/// Gives the calling thread's cached large blocks back to the system.
+inline void trim_large_block_cache() noexcept { detail::large_block::empty_cache(detail::warm_block_cache()); }
 
 template <class T, class Policy = page_allocator_policy>
 class page_allocator {
@@ -131,10 +150,7 @@ public:
         const std::size_t bytes = n * sizeof(T);
         if (is_mapped(bytes)) {
             const auto block = detail::large_block::allocate(header_bytes, bytes, options());
-            std::size_t count = block.usable_bytes / sizeof(T);
-            // deallocate(p, count) must find the same committed length as deallocate(p, n) would.
-            if (committed_length(count) != committed_length(n)) count = n;
-            return {static_cast<T*>(block.data), count};
+            return {static_cast<T*>(block.data), block.usable_bytes / sizeof(T)};
         }
         T* p = static_cast<T*>(malloc_block(bytes));
         return {p, usable_count(p, n)};
@@ -147,7 +163,7 @@ public:
         }
         const std::size_t bytes = n * sizeof(T);
         if (is_mapped(bytes)) {
-            detail::large_block::release(p, header_bytes);
+            detail::large_block::release(p, header_bytes, options());
         } else {
             free_block(p);
         }
@@ -204,14 +220,11 @@ public:
 private:
     static constexpr std::size_t usable_size_query_bytes = 256;
 
-    // A large block keeps its reservation's length in front of the elements.
+    // A large block keeps its reserved and committed lengths in front of the elements.
     static constexpr std::size_t header_bytes = alignof(T) > 64 ? alignof(T) : 64;
 
     static constexpr detail::large_block_options options() noexcept {
         return {Policy::reservation_factor, Policy::huge_page_threshold};
-    }
-    static std::size_t committed_length(std::size_t n) noexcept {
-        return detail::large_block::committed_length(header_bytes + n * sizeof(T), options());
     }
 
     static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= mapping_threshold(); }

@@ -3,8 +3,19 @@
 // A large block is a reservation of address space (PROT_NONE, no memory behind it) several times larger
 // than asked for, whose first pages are committed (readable, writable). Growing is committing more of the
 // reservation (one mprotect: nothing moves, whatever the element type); shrinking decommits. The first
-// `offset` bytes of the reservation hold its length, so the block needs no side table; the elements start
-// at `offset` (a multiple of their alignment, at most a page).
+// `offset` bytes of the reservation hold its reserved and committed lengths, so the block needs no side
+// table; the elements start at `offset` (a multiple of their alignment, at most a page).
+//
+// The warm-block cache: a released block (on 4 KiB pages) stays with its thread, its committed pages
+// still in place, up to large_block_cache_limit() committed bytes (32 MiB by default; measured in
+// docs/measurements/thresholds.md, "Warm blocks"), and serves the thread's next large block whose size its
+// reservation holds. A program that builds and destroys large vectors again and again then faults their
+// pages once, as glibc's heap lets std::vector do, instead of once per vector. A block taken from the cache
+// keeps every page it had committed (its next growth needs no system call) until it shrinks or dies. A
+// request takes the block that best fits it. At most 64 blocks (a program with many mid-sized vectors
+// alive reuses them as glibc's heap would: 16 left 2.5x std::vector's page faults on the thesis's all/int
+// in a long-lived process); the oldest go first; given back when the thread ends or on
+// trim_large_block_cache().
 //
 // Reservations of at least a huge page are aligned to huge pages; once a block commits at least
 // `huge_page_threshold` bytes it is advised MADV_HUGEPAGE, and committed in whole huge pages where that
@@ -21,12 +32,15 @@
 #ifndef RELO_DETAIL_LARGE_BLOCK_HPP
 #define RELO_DETAIL_LARGE_BLOCK_HPP
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/os_memory.hpp"
+#include "relo/detail/sanitizers.hpp"
+#include "relo/detail/thread_cache.hpp"
 
 namespace relo::detail {
 
@@ -34,6 +48,29 @@ struct large_block_options {
     std::size_t reservation_factor;   // reserve this many times the bytes asked for (1 = exactly)
     std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
 };
+
+inline std::atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{32} << 20};
+
+/// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
+/// the thread ends, after which blocks go straight back to the system).
+struct warm_block_cache_state {
+    static constexpr std::size_t slots = 64;
+    struct entry {
+        char* base;
+        std::size_t reserved;
+        std::size_t committed;
+    };
+    entry entries[slots];
+    std::size_t count;
+    std::size_t held;  // committed bytes of the entries
+    bool closed;
+    bool guarded;
+};
+
+inline void empty_warm_block_cache(warm_block_cache_state& c) noexcept;
+using warm_block_thread_cache = thread_cache<warm_block_cache_state, empty_warm_block_cache>;
+
+inline warm_block_cache_state& warm_block_cache() noexcept { return warm_block_thread_cache::state(); }
 
 class large_block {
 public:
@@ -55,10 +92,24 @@ public:
         return whole - pages <= pages / 8 ? whole : pages;
     }
 
-    /// A new block for `bytes` bytes of elements. Throws std::bad_alloc.
+    /// A new block for `bytes` bytes of elements: the thread's most recently released block whose
+    /// reservation holds them, or a fresh reservation. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         if (bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
         const std::size_t committed = committed_length(offset + bytes, opt);
+        if (cacheable(opt)) {
+            if (char* base = take_cached(committed)) {
+                const std::size_t warm = header(base)->committed;
+                if (warm < committed) {
+                    if (!os::commit(base + warm, committed - warm)) {
+                        os::release(base, header(base)->reserved);
+                        throw_bad_alloc();
+                    }
+                    header(base)->committed = committed;
+                }
+                return {base + offset, committed - offset};
+            }
+        }
         std::size_t reserved = reservation_for(offset, bytes, committed, opt);
         // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
         // pages once it has grown over the threshold, even if it starts smaller.
@@ -73,13 +124,23 @@ public:
             os::release(base, reserved);
             throw_bad_alloc();
         }
-        header(base)->reserved = reserved;
+        *header(base) = {reserved, committed};
         return {static_cast<char*>(base) + offset, committed - offset};
     }
 
-    static void release(void* data, std::size_t offset) noexcept {
-        void* base = static_cast<char*>(data) - offset;
-        os::release(base, header(base)->reserved);
+    /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system otherwise.
+    static void release(void* data, std::size_t offset, large_block_options opt) noexcept {
+        char* base = static_cast<char*>(data) - offset;
+        if (cacheable(opt)) {
+            cache(base);
+        } else {
+            os::release(base, header(base)->reserved);
+        }
+    }
+
+    /// Unmaps every block of the thread's warm-block cache.
+    static void empty_cache(warm_block_cache_state& c) noexcept {
+        while (c.count > 0) drop_cached(c, c.count - 1);
     }
 
     /// Resizes the block in place from old_bytes to new_bytes of elements; never moves. False (and no
@@ -89,18 +150,22 @@ public:
         if (new_bytes > SIZE_MAX / 2 - offset) return false;
         char* base = static_cast<char*>(data) - offset;
         const std::size_t reserved = header(base)->reserved;
-        const std::size_t old_committed = committed_length(offset + old_bytes, opt);
+        const std::size_t committed = header(base)->committed;  // (a warm block may have more than old_bytes need)
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);
-        if (new_committed == old_committed) return true;
-        if (new_committed < old_committed) {
-            os::decommit(base + new_committed, old_committed - new_committed);
+        if (new_bytes <= old_bytes) {
+            if (new_committed < committed) {
+                os::decommit(base + new_committed, committed - new_committed);
+                header(base)->committed = new_committed;
+            }
             return true;
         }
-        if (new_committed > reserved && !extend_reservation(base, old_committed, reserved, new_committed)) return false;
-        if (!os::commit(base + old_committed, new_committed - old_committed)) return false;
+        if (new_committed <= committed) return true;
+        if (new_committed > reserved && !extend_reservation(base, committed, reserved, new_committed)) return false;
+        if (!os::commit(base + committed, new_committed - committed)) return false;
+        header(base)->committed = new_committed;
         // Crossing the threshold: the pages faulted from now on are huge (the reservation's extension, if
         // any, inherited nothing, so the whole range is advised).
-        if (!uses_huge_pages(old_committed, opt) && uses_huge_pages(new_committed, opt))
+        if (!uses_huge_pages(committed, opt) && uses_huge_pages(new_committed, opt))
             os::advise_huge_pages(base, header(base)->reserved);
         return true;
     }
@@ -113,8 +178,9 @@ public:
         if (new_bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
         char* base = static_cast<char*>(data) - offset;
         const std::size_t old_reserved = header(base)->reserved;
-        const std::size_t old_committed = committed_length(offset + old_bytes, opt);
-        const std::size_t new_committed = committed_length(offset + new_bytes, opt);
+        const std::size_t old_committed = header(base)->committed;
+        const std::size_t new_committed = committed_length(offset + new_bytes, opt);  // (> old_committed)
+        (void)old_bytes;
         std::size_t reserved = reservation_for(offset, new_bytes, new_committed, opt);
         void* target = reserve_aligned(reserved, opt);
         if (target == nullptr) {
@@ -130,15 +196,76 @@ public:
         }
         // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
         if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
-        header(target)->reserved = reserved;
+        *header(target) = {reserved, new_committed};
         return static_cast<char*>(target) + offset;
     }
 
 private:
     struct block_header {
-        std::size_t reserved;
+        std::size_t reserved;   // the reservation's length
+        std::size_t committed;  // its committed prefix's length
     };
     static block_header* header(void* base) noexcept { return static_cast<block_header*>(base); }
+
+    /// Blocks on huge pages are not cached: a range once advised MADV_HUGEPAGE keeps the advice.
+    static bool cacheable(const large_block_options& opt) noexcept { return opt.huge_page_threshold == SIZE_MAX; }
+
+    /// Takes the cached block that best fits `committed` bytes: of those whose reservation holds them, the
+    /// one with the fewest committed pages that are enough, else the one with the most (the fewest pages
+    /// to fault in); nullptr if no reservation holds them.
+    static char* take_cached(std::size_t committed) noexcept {
+        warm_block_cache_state& c = warm_block_cache();
+        std::size_t best = c.count;
+        for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
+            const warm_block_cache_state::entry& e = c.entries[i];
+            if (e.reserved < committed) continue;
+            if (best == c.count) {
+                best = i;
+                continue;
+            }
+            const std::size_t has = c.entries[best].committed;
+            if (has >= committed ? e.committed >= committed && e.committed < has : e.committed > has) best = i;
+        }
+        if (best == c.count) return nullptr;
+        const warm_block_cache_state::entry e = c.entries[best];
+        remove_cached(c, best);
+        unpoison(e.base, e.committed);
+        return e.base;
+    }
+
+    /// Keeps a released block in the thread's cache, its committed pages cut to the limit, the oldest
+    /// blocks given back to make room; or gives it back when the cache keeps nothing.
+    static void cache(char* base) noexcept {
+        warm_block_cache_state& c = warm_block_cache();
+        const std::size_t limit = large_block_cache_limit_bytes.load(std::memory_order_relaxed);
+        block_header& h = *header(base);
+        if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
+        const std::size_t keep_at_most = limit / os::page_size() * os::page_size();
+        if (h.committed > keep_at_most) {
+            os::decommit(base + keep_at_most, h.committed - keep_at_most);
+            h.committed = keep_at_most;
+        }
+        while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
+            drop_cached(c, 0);  // (the oldest go)
+        warm_block_thread_cache::arm(c);
+        c.entries[c.count++] = {base, h.reserved, h.committed};
+        c.held += h.committed;
+        // A use of a dead vector's elements is reported as one after free() is (the header stays readable).
+        poison(base + sizeof(block_header), h.committed - sizeof(block_header));
+    }
+
+    static void drop_cached(warm_block_cache_state& c, std::size_t i) noexcept {
+        const warm_block_cache_state::entry e = c.entries[i];
+        remove_cached(c, i);
+        unpoison(e.base, e.committed);
+        os::release(e.base, e.reserved);
+    }
+
+    static void remove_cached(warm_block_cache_state& c, std::size_t i) noexcept {
+        c.held -= c.entries[i].committed;
+        for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
+        --c.count;
+    }
 
     static bool uses_huge_pages(std::size_t committed, const large_block_options& opt) noexcept {
         const std::size_t huge = os::huge_page_size();
@@ -168,6 +295,8 @@ private:
         return true;
     }
 };
+
+inline void empty_warm_block_cache(warm_block_cache_state& c) noexcept { large_block::empty_cache(c); }
 
 }  // namespace relo::detail
 

@@ -75,12 +75,6 @@ inline constexpr int reserve_flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #endif
 #endif
 
-/// Whether the C library's realloc grows a large block without copying it whole every time: glibc's
-/// moves its pages with mremap; Windows' HeapReAlloc copies (relo::vector<int> growing by realloc took
-/// 1.45-1.51x std::vector's time under Wine, by relo's own large blocks 0.41-0.66x: docs/portability.md).
-/// Other POSIX C libraries have their own ways, not measured here: they keep realloc.
-inline constexpr bool realloc_avoids_copies = !RELO_OS_WINDOWS;
-
 /// The virtual-memory page size (read once).
 inline std::size_t page_size() noexcept {
     static const std::size_t size = [] {

@@ -32,6 +32,7 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/os_memory.hpp"
+#include "relo/detail/thread_cache.hpp"
 
 namespace relo::detail {
 
@@ -39,8 +40,8 @@ namespace relo::detail {
 inline constexpr std::size_t reservation_cache_slots = 8;
 inline std::atomic<std::size_t> reservation_cache_limit_count{4};
 
-/// One thread's cached reservations. Trivially destructible: the guard below empties it when the thread
-/// ends, after which reservations go straight back to the system.
+/// One thread's cached reservations (a detail/thread_cache.hpp state: emptied when the thread ends, after
+/// which reservations go straight back to the system).
 struct reservation_cache_state {
     struct entry {
         char* base;
@@ -54,15 +55,10 @@ struct reservation_cache_state {
     bool guarded;
 };
 
-inline reservation_cache_state& reservation_cache() noexcept {
-    thread_local reservation_cache_state state{};
-    return state;
-}
+inline void empty_reservation_cache(reservation_cache_state& c) noexcept;
+using reservation_thread_cache = thread_cache<reservation_cache_state, empty_reservation_cache>;
 
-/// Empties the thread's reservation cache when the thread ends (made when it first caches one).
-struct reservation_cache_guard {
-    ~reservation_cache_guard();
-};
+inline reservation_cache_state& reservation_cache() noexcept { return reservation_thread_cache::state(); }
 
 struct reservation {
     /// The most bytes a reservation may hold (so that sizes and pointer differences never overflow).
@@ -126,11 +122,7 @@ struct reservation {
             release(c.entries[0].base, c.entries[0].reserved);
             remove_cached(c, 0);
         }
-        if (!c.guarded) {
-            c.guarded = true;
-            thread_local reservation_cache_guard guard;
-            (void)guard;
-        }
+        reservation_thread_cache::arm(c);
         const std::size_t kept =
             committed > rule.retained_minimum ? decommit_beyond(base, committed, rule.retained_minimum, rule) : committed;
         c.entries[c.count++] = {base, reserved, kept, &rule};
@@ -216,11 +208,7 @@ private:
     }
 };
 
-inline reservation_cache_guard::~reservation_cache_guard() {
-    reservation_cache_state& c = reservation_cache();
-    reservation::empty_cache(c);
-    c.closed = true;
-}
+inline void empty_reservation_cache(reservation_cache_state& c) noexcept { reservation::empty_cache(c); }
 
 }  // namespace relo::detail
 
