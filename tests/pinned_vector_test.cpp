@@ -579,8 +579,9 @@ TEST(PinnedVectorDeathTest, RefusedCommitIsBadAllocAndChangesNothing) {
         ::testing::ExitedWithCode(0), "");
 }
 
-// Under RLIMIT_AS a reservation beyond the limit is std::bad_alloc naming its size; the default
-// constructor reserves less instead, and the vector works.
+// Under RLIMIT_AS a reservation beyond the limit is std::bad_alloc naming its size and the limits; the
+// default constructor too (never a silently smaller reservation), and a vector given a reservation that
+// fits works.
 TEST(PinnedVectorDeathTest, LimitedAddressSpace) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
@@ -592,14 +593,41 @@ TEST(PinnedVectorDeathTest, LimitedAddressSpace) {
             } catch (const std::bad_alloc& e) {
                 if (std::string(e.what()).find("4294967296") == std::string::npos) std::_Exit(2);
             }
-            pinned_vector<int> v;
-            if (v.reserved_bytes() >= pinned_vector<int>::default_reservation) std::_Exit(3);
+            try {
+                pinned_vector<int> by_default;
+                std::_Exit(3);
+            } catch (const std::bad_alloc& e) {
+                const std::string what = e.what();
+                if (what.find(std::to_string(pinned_vector<int>::default_reservation)) == std::string::npos ||
+                    what.find("RLIMIT_AS") == std::string::npos || what.find("vm.max_map_count") == std::string::npos)
+                    std::_Exit(5);
+            }
+            pinned_vector<int> v(max_capacity, 1000000);
             for (int i = 0; i < 1000000; ++i) v.push_back(i);
             std::_Exit(v.size() == 1000000 && v[999999] == 999999 ? 0 : 4);
         },
         ::testing::ExitedWithCode(0), "");
 }
 
+#endif
+
+#if !defined(_WIN32)
+// 20,000 default pinned_vectors live at once (80 TiB of address space, 40,000 mappings once each has a
+// page): every one reserves the whole default, and any of them can grow past 1 MiB.
+TEST(PinnedVectorAtScale, TwentyThousandDefaultVectorsEachWithItsWholeReservation) {
+    std::vector<pinned_vector<int>> many(20000);
+    for (std::size_t i = 0; i < many.size(); ++i) {
+        ASSERT_EQ(many[i].reserved_bytes(), pinned_vector<int>::default_reservation) << "vector " << i;
+        many[i].push_back(static_cast<int>(i));
+    }
+    const std::size_t past_a_mib = (std::size_t{1} << 20) / sizeof(int) + 1;
+    for (std::size_t i = 0; i < many.size(); i += 997) {
+        for (std::size_t k = 1; k < past_a_mib; ++k) many[i].push_back(static_cast<int>(k));
+        ASSERT_EQ(many[i].size(), past_a_mib);
+        ASSERT_EQ(many[i][past_a_mib - 1], static_cast<int>(past_a_mib - 1));
+    }
+    for (std::size_t i = 0; i < many.size(); ++i) ASSERT_EQ(many[i][0], static_cast<int>(i));
+}
 #endif
 
 }  // namespace

@@ -33,9 +33,11 @@
 //   * A vector destroyed leaves its reservation, first pages committed, to the next one its thread makes
 //     of the same size and policy (the reservation cache, below): short-lived vectors make no system call.
 // Each vector is one or two mappings (the committed pages, the rest of the reservation with its guard
-// page): Linux's default vm.max_map_count (65530) allows about 32000 vectors that have committed pages,
-// and 16 GiB reservations 8192 vectors in a 47-bit address space (give smaller ones, relo::max_capacity,
-// to programs that need more). Committed pages take memory only once written (with huge pages, at most
+// page): Linux's default vm.max_map_count (65530) allows about 32,000 vectors that have committed pages,
+// and the default 4 GiB reservations as many in a 47-bit address space (128 TiB; 20,000 of them take 80
+// TiB), so both limits meet there (docs/measurements/pinned_vector.md). Past either, or under a lower
+// RLIMIT_AS, the constructor throws a std::bad_alloc that names the reservation's size and those limits;
+// it never reserves less than it says (relo::max_capacity asks for less). Committed pages take memory only once written (with huge pages, at most
 // one partly used 2 MiB page beyond the elements). A reservation is MAP_NORESERVE: commits do not count
 // against the commit limit under Linux's heuristic overcommit; under strict overcommit
 // (vm.overcommit_memory = 2) they are charged and may fail with std::bad_alloc.
@@ -108,18 +110,16 @@ private:
     explicit pinned_vector(without_reservation_t) noexcept {}
 
 public:
-    /// The address space a default-constructed vector reserves: 16 GiB, so that 8192 of them fit in the
-    /// 128 TiB of a 47-bit user address space (less where the address space is smaller: the constructor
-    /// then halves the reservation until it fits).
-    static constexpr std::size_t default_reservation = std::size_t{1} << (sizeof(void*) >= 8 ? 34 : 28);
+    /// The address space a default-constructed vector reserves: 4 GiB on 64-bit systems (256 MiB on 32-bit
+    /// ones), so that the 128 TiB of a 47-bit address space hold as many vectors as Linux's default
+    /// vm.max_map_count lets a process map (about 32,000).
+    static constexpr std::size_t default_reservation = std::size_t{1} << (sizeof(void*) >= 8 ? 32 : 28);
 
     // ---------------------------------------------------------------------------------------------------
     // Construction. A constructor without relo::max_capacity reserves default_reservation bytes (more if
-    // its elements need more; where the address space is smaller, a lowered RLIMIT_AS or a 32-bit
-    // process, the largest of 8 GiB, 4 GiB, ... the system grants, at least what the elements need); with
-    // it, room for exactly `capacity` elements (rounded up to whole pages). Reserving is one mmap, O(1):
-    // it throws std::bad_alloc (whose what() names the size) when the system refuses, std::length_error
-    // when capacity * sizeof(T) overflows. pinned_vector() and (max_capacity, capacity) commit nothing, but
+    // its elements need more); with it, room for exactly `capacity` elements (rounded up to whole pages).
+    // Reserving is one mmap, O(1): it throws std::bad_alloc (whose what() names the size and the limits
+    // that refuse it) when the system refuses, std::length_error when capacity * sizeof(T) overflows. pinned_vector() and (max_capacity, capacity) commit nothing, but
     // for the pages a reservation taken from the thread's reservation cache (above) kept committed: then
     // capacity() starts above 0, and no system call is made.
     // The constructors with elements are O(n): they commit what the elements need, once; they throw what
@@ -381,19 +381,11 @@ private:
         if (base == nullptr) base = reservation::reserve(reserved, rule());  // (rounds `reserved` up to what it reserved)
         adopt_reservation(base, reserved, committed);
     }
-    /// The default reservation, or as much of it as the address space allows, and at least room for
-    /// `elements`.
+    /// The default reservation, or room for `elements` if that is more.
     RELO_NOINLINE void reserve_default(size_type elements) {
         if (elements > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
         const std::size_t needed = elements * sizeof(T);
-        std::size_t reserved = needed > default_reservation ? needed : default_reservation;
-        std::size_t committed = 0;
-        char* base = reservation::take_cached(reserved, rule(), committed);
-        if (base == nullptr) {
-            const std::size_t minimum = needed > 0 ? needed : 1;
-            base = reservation::reserve_at_most(reserved, minimum, rule());  // (sets `reserved` to what it reserved)
-        }
-        adopt_reservation(base, reserved, committed);
+        reserve_bytes(needed > default_reservation ? needed : default_reservation);
     }
     /// reserve_default() for the elements of a range whose length is known (forward iterators).
     template <class It, class Sent>

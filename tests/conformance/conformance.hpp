@@ -58,7 +58,7 @@ struct inplace_vector_family {
     static constexpr const char* name = "inplace_vector";
 };
 
-/// The default reservation (16 GiB of address space).
+/// The default reservation (4 GiB of address space).
 struct pinned_vector_family {
     template <class T, class A = void>
     using type = relo::pinned_vector<T>;

@@ -26,16 +26,20 @@ namespace relo::detail {
 
 [[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
 
-/// The std::bad_alloc of a reservation of address space that the system refused, naming its size.
+/// The std::bad_alloc of a reservation of address space that the system refused, naming its size and the
+/// limits that refuse one.
 class reservation_failure : public std::bad_alloc {
 public:
     explicit reservation_failure(std::size_t bytes) noexcept {
-        std::snprintf(what_, sizeof what_, "relo: cannot reserve %zu bytes of address space", bytes);
+        std::snprintf(what_, sizeof what_,
+                      "relo: cannot reserve %zu bytes of address space: the process's address space (RLIMIT_AS, "
+                      "128 TiB on x86-64) or its number of mappings (vm.max_map_count on Linux) is used up",
+                      bytes);
     }
     const char* what() const noexcept override { return what_; }
 
 private:
-    char what_[72];
+    char what_[224];
 };
 
 [[noreturn]] RELO_COLD inline void throw_reservation_failure(std::size_t bytes) { throw reservation_failure(bytes); }
