@@ -117,7 +117,7 @@ public:
         }
     }
 
-    RELO_CONSTEXPR20 ~vector() {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE ~vector() {  // (release_storage() says why always)
         const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
         release_storage();
     }
@@ -406,7 +406,9 @@ private:
         return detail::from_raw_at(storage_.begin, detail::to_raw(storage_.begin), p);
     }
 
-    RELO_CONSTEXPR20 void release_storage() noexcept {
+    // (Always inline, as the destructor: called out of line from the cleanup of a push_back loop that may
+    // throw, either takes the vector's address, and the loop then stores its end to memory on every push.)
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void release_storage() noexcept {
         growth::release(allocator(), current_block());
         storage_.begin = nullptr;
         storage_.end = nullptr;

@@ -225,7 +225,7 @@ struct block_growth {
     }
 
     /// Destroys b's elements and frees its storage.
-    static RELO_CONSTEXPR20 void release(Alloc& a, const block& b) noexcept {
+    static RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void release(Alloc& a, const block& b) noexcept {
         if (b.begin == nullptr) return;
         destroy(a, b.begin, b.end);
         detail::deallocate(a, b.begin, b.capacity());

@@ -129,7 +129,8 @@ public:
     }
 
     /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system otherwise.
-    static void release(void* data, std::size_t offset, large_block_options opt) noexcept {
+    /// (Out of line: inlined into a container's destructor, it took registers from the loop before it.)
+    RELO_NOINLINE static void release(void* data, std::size_t offset, large_block_options opt) noexcept {
         char* base = static_cast<char*>(data) - offset;
         if (cacheable(opt)) {
             cache(base);
