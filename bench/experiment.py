@@ -37,11 +37,13 @@ class Experiment:
     draws its own figures; expected_seconds: cell label -> the expected seconds of one case, for the
     estimate a long run prints before it starts (None: unknown); impl_programs: implementation ->
     (program, its name there) for implementations that another program runs (a build with other flags),
-    with the same arguments; targets: [Target], each a line of the report's table of targets."""
+    with the same arguments; targets: [Target], each a line of the report's table of targets; one_process:
+    a long-lived experiment, whose case per round and cell runs every implementation in one process, in
+    turn, after a heap history (the program's --impls), instead of each in a fresh process."""
 
     def __init__(self, name, title, description, program, impls, baseline, cells, metric="time_s", tuning=False,
                  summary=None, chart_by=None, section=None, sample_memory=None, pinned=True, bar_charts=True,
-                 expected_seconds=None, impl_programs=None, targets=()):
+                 expected_seconds=None, impl_programs=None, targets=(), one_process=False):
         self.name, self.title, self.description = name, title, description
         self.program, self.impls, self.baseline = program, impls, baseline
         self.cells = cells
@@ -56,6 +58,7 @@ class Experiment:
         self.expected_seconds = expected_seconds
         self.impl_programs = impl_programs or {}
         self.targets = list(targets)
+        self.one_process = one_process
 
     def program_of(self, impl):
         """(program, implementation name in it) that runs impl."""
@@ -65,11 +68,11 @@ class Experiment:
 class Target:
     """A performance target: in every cell (or those `cells` accepts: label -> bool), the subject's time
     (the fastest of the subjects, when a list) divided by the fastest of `against` (medians of ratios
-    measured in the same rounds) is at most `bound`. The report lists each with the worst cell and whether
-    it is met."""
+    measured in the same rounds) is at most `bound`; `metric` another result field than the experiment's
+    (e.g. "minor_faults"). The report lists each with the worst cell and whether it is met."""
 
-    def __init__(self, text, subject, against, bound, cells=None):
-        self.text, self.bound = text, bound
+    def __init__(self, text, subject, against, bound, cells=None, metric=None):
+        self.text, self.bound, self.metric = text, bound, metric
         self.subjects = [subject] if isinstance(subject, str) else list(subject)
         self.against = [against] if isinstance(against, str) else list(against)
         self.cells = cells

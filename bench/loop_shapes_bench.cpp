@@ -15,6 +15,7 @@
 // into the dispatcher, a shape's register allocation would depend on the code of the other shapes).
 //
 //   loop_shapes_bench shape --impl I --shape S --n N --reps R [--vectors K]
+//       (--impls I1,I2,... [--passes P] instead of --impl: a long-lived case, support/heap_history.hpp)
 //   loop_shapes_bench list
 #include <cstdint>
 #include <string>
@@ -130,28 +131,26 @@ RELO_NOINLINE double by_reference(long n, long reps) {
 }
 
 int run_shape(const options& opt) {
-    const std::string impl = opt.required("impl");
     const std::string shape = opt.required("shape");
     const long n = opt.number("n", 1000);
     const long reps = opt.number("reps", 1000);
     const auto k = static_cast<std::size_t>(opt.number("vectors", 16));
-    double t = -1;
-    const bool found = shape_impls::with(impl, [&](auto impl_tag) {
-        using Impl = typename decltype(impl_tag)::type;
-        using V = typename Impl::template type<int>;
-        set_up<Impl>();
-        if (shape == "local") t = local<V>(n, reps);
-        if (shape == "held") t = held<V>(n, reps, k);
-        if (shape == "indexed") t = indexed<V>(n, reps, k);
-        if (shape == "busy") t = busy<V>(n, reps);
-        if (shape == "by-ref") t = by_reference<V>(n, reps);
+    return run_case(opt, [&](const std::string& impl, json_line& out, bool long_lived) {
+        double t = -1;
+        const bool found = shape_impls::with(impl, [&](auto impl_tag) {
+            using Impl = typename decltype(impl_tag)::type;
+            using V = typename Impl::template type<int>;
+            if (!long_lived) set_up<Impl>();
+            if (shape == "local") t = local<V>(n, reps);
+            if (shape == "held") t = held<V>(n, reps, k);
+            if (shape == "indexed") t = indexed<V>(n, reps, k);
+            if (shape == "busy") t = busy<V>(n, reps);
+            if (shape == "by-ref") t = by_reference<V>(n, reps);
+        });
+        if (found && t < 0) options::usage_error("unknown shape " + shape);
+        out.add("shape", shape).add("n", n).add("reps", reps).add("time_s", t);
+        return found;
     });
-    if (!found) options::usage_error("unknown implementation " + impl);
-    if (t < 0) options::usage_error("unknown shape " + shape);
-    json_line out;
-    out.add("impl", impl).add("shape", shape).add("n", n).add("reps", reps).add("time_s", t);
-    out.print();
-    return 0;
 }
 
 }  // namespace

@@ -365,6 +365,8 @@ def summary_section(experiments, results):
 
 def target_rows(e, target, results):
     """Per cell of e that the target covers and that ran: (cell, subject ÷ the fastest of target.against)."""
+    if target.metric is not None:
+        return counted_target_rows(e, target, results)
     rows = []
     for (_, cell), per_impl in summarize([r for r in results if r["experiment"] == e.name], e.metric,
                                          e.baseline).items():
@@ -375,6 +377,26 @@ def target_rows(e, target, results):
         if not subjects or not present:
             continue
         rows.append((cell, min(subjects) / min(present)))
+    return rows
+
+
+def counted_target_rows(e, target, results):
+    """target_rows for a count such as minor page faults, which may be 0: the ratio of the medians over
+    rounds (0 ÷ 0 is 1: as good as the peer)."""
+    values = defaultdict(list)
+    for r in results:
+        if r["experiment"] == e.name and target.metric in r:
+            values[(r["cell"], r["impl"])].append(r[target.metric])
+    rows = []
+    for cell in dict.fromkeys(c for c, _ in values):
+        if target.cells is not None and not target.cells(cell):
+            continue
+        subjects = [median(values[(cell, s)]) for s in target.subjects if values.get((cell, s))]
+        present = [median(values[(cell, a)]) for a in target.against if values.get((cell, a))]
+        if not subjects or not present:
+            continue
+        subject, against = min(subjects), min(present)
+        rows.append((cell, subject / against if against else (1.0 if subject == 0 else math.inf)))
     return rows
 
 
@@ -406,7 +428,9 @@ def write_report(out, experiments, families, ctx, results, extra, header, failur
     lines = ["# relo benchmark report", "", *header, "",
              "Every number is the median over rounds of the ratio to the baseline measured in the same round "
              "(lower is faster), with the min–max over rounds in parentheses; the baseline column shows its "
-             "median absolute time. Each case ran in a fresh process, implementations interleaved.", ""]
+             "median absolute time. Each case ran in a fresh process, implementations interleaved; in the "
+             "long-lived experiments (\"in a long-lived process\") every implementation of a case ran in one "
+             "process, in turn, after a heap history (bench/support/heap_history.hpp).", ""]
     if pyplot() is None:
         lines += [f"**No plots:** {sys.executable} cannot import matplotlib (Debian: python3-matplotlib, "
                   "for /usr/bin/python3).", ""]

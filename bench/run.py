@@ -3,7 +3,8 @@
 
     python3 bench/run.py --build-dir BUILD [--full] [--tuning] [--only PATTERN] [--rounds N] [--out DIR] [--smoke]
 
-Every case runs in a fresh process; the implementations are interleaved (A B C A B C ...) and every
+Every case runs in a fresh process (a long-lived experiment's case: every implementation in one process,
+after a heap history); the implementations are interleaved (A B C A B C ...) and every
 number reported is a median over the rounds of the ratio to the baseline measured in the same round,
 with its min-max spread. Raw results go to DIR/results.json and DIR/results.csv, the report to
 DIR/report.md with PNG plots beside it.
@@ -100,6 +101,19 @@ class Runner:
             result["rss_series"] = samples
         return result
 
+    def case_in_one_process(self, program, argv, impls, pinned=True):
+        """A long-lived case: every implementation of `impls` in one process, in that order (the program's
+        --impls), pinned to one core; a result per implementation, each naming it."""
+        cmd = [self.path(program)] + argv + ["--impls", ",".join(impls)]
+        pin = ["taskset", "-c", "1"] if pinned and os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
+        done = subprocess.run(pin + cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
+        results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+        if sorted(r["impl"] for r in results) != sorted(impls):
+            raise RuntimeError(f"{' '.join(cmd)} printed results for {[r['impl'] for r in results]}")
+        return results
+
     def listings(self, programs):
         """The `list` of every program that was built."""
         out = {}
@@ -147,8 +161,13 @@ def main():
         if not cells:
             continue
         ran.append((e, {label for label, _ in cells}))
-        for (rnd, (label, argv), impl) in rr.interleave(cells, e.impls, rounds):
-            plan.append((e, rnd, label, argv, impl))
+        if e.one_process:  # a case per round and cell; the implementations rotate inside it
+            for rnd in range(rounds):
+                k = rnd % len(e.impls)
+                plan += [(e, rnd, label, argv, e.impls[k:] + e.impls[:k]) for label, argv in cells]
+        else:
+            for (rnd, (label, argv), impl) in rr.interleave(cells, e.impls, rounds):
+                plan.append((e, rnd, label, argv, impl))
     if not plan:
         sys.exit(f"nothing matches --only {args.only}")
 
@@ -160,21 +179,27 @@ def main():
     for i, (e, rnd, label, argv, impl) in enumerate(plan):
         elapsed = time.time() - started
         eta = elapsed / i * (len(plan) - i) if i else 0
-        progress = f"[{i + 1}/{len(plan)}] {e.name}: {label} {impl} (round {rnd + 1}), about {eta:.0f}s left"
+        who = "every implementation in one process" if isinstance(impl, list) else impl
+        progress = f"[{i + 1}/{len(plan)}] {e.name}: {label} {who} (round {rnd + 1}), about {eta:.0f}s left"
         if sys.stdout.isatty():
             print(f"\r{progress:<100}", end="", flush=True)
         elif i % max(1, len(plan) // 20) == 0:
             print(progress, flush=True)
         case_started = time.time()
         try:
-            program, name = e.program_of(impl)
-            r = runner.case(program, argv, name, e.sample_memory, e.pinned)
+            if isinstance(impl, list):
+                measured = runner.case_in_one_process(e.program, argv, impl, e.pinned)
+            else:
+                program, name = e.program_of(impl)
+                measured = [runner.case(program, argv, name, e.sample_memory, e.pinned)]
+                measured[0]["impl"] = impl
         except RuntimeError as err:
             failures.append(str(err))
             continue
-        r.update({"experiment": e.name, "cell": label, "impl": impl, "round": rnd,
-                  "wall_s": time.time() - case_started})
-        results.append(r)
+        for r in measured:  # (a long-lived case's time is shared by its implementations)
+            r.update({"experiment": e.name, "cell": label, "round": rnd,
+                      "wall_s": (time.time() - case_started) / len(measured)})
+            results.append(r)
     print(f"\rran {len(plan)} cases in {time.time() - started:.0f}s" + " " * 40)
 
     used = [f for f in families() if any(e.program in f.PROGRAMS for e, _ in ran)]

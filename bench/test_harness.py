@@ -37,7 +37,9 @@ def fake_context(mode="quick", tuning=False, vector_optional=(), static_optional
             "env": (vector_impls, ENV_TYPES, []),
             "push": (vector_impls + ["std-reserve", "relo-reserve", "malloc-realloc"], {"int": 4}, []),
             "loops": (vector_impls, {"int": 4, "thingie": 8}, []),
-            "latency": (vector_impls, {"int": 4, "string": 32}, [])}, vector_optional),
+            "latency": (vector_impls, {"int": 4, "string": 32}, []),
+            "churn": (["std", "boost", "relo"] + list(vector_optional), {"int": 4, "array": 40, "string": 32,
+                                                                         "test_type": 8}, [])}, vector_optional),
         "static_bench": listing("static_bench", {
             "env": (["boost", "relo", "relo-unchecked"] + list(static_optional), ENV_TYPES, [1000, 100000, 500000]),
             "sizes": ([], {"char": 1, "int": 4, "string": 32}, [])}, static_optional),
@@ -260,10 +262,27 @@ class ReportTest(unittest.TestCase):
             report = write_report(out, fake_context(), results)
         targets = report[report.index("## Targets"):report.index("## The thesis's vector environment")]
         rows = [line for line in targets.splitlines() if line.startswith("| The thesis's vector environment")]
-        self.assertEqual(len(rows), 2, "the string/test type target has no cell that ran")
+        self.assertEqual(len(rows), 3, "the string/test type target has no cell that ran")
         self.assertIn("| 2 | 0.50 (push-only/int/10) | 0.40 | no (1 of 2 cells) |", rows[0])
         self.assertIn("every other cell", rows[1])
         self.assertIn("| 2 | 1.20 (all/string) | 1.00 | no (1 of 2 cells) |", rows[1])
+        self.assertIn("the fastest of std::vector and the optional vector peers", rows[2])
+        self.assertIn("| 5 | 1.20 (all/string) | 1.00 | no (4 of 5 cells) |", rows[2])
+
+    def test_a_counted_target_compares_medians_and_zero_is_as_good_as_zero(self):
+        # Page faults: std 0 and relo 0 meet "≤ std::vector's" (0 ÷ 0 is 1); relo 40 against 8,904 meets it;
+        # relo 1,940 against 1,684 misses it (1.15).
+        faults = {"int/n=1e3": (0, 0), "array/n=1e5": (8904, 40), "test_type/n=1e5": (1684, 1940)}
+        results = []
+        for cell, (std, relo) in faults.items():
+            results += synthetic("vector-churn", cell, 3, {"std": [1.0] * 3, "relo": [0.5] * 3})
+            for r in results[-6:]:
+                r["minor_faults"] = std if r["impl"] == "std" else relo
+        with tempfile.TemporaryDirectory() as out:
+            report = write_report(out, fake_context(), results)
+        targets = report[report.index("## Targets"):]
+        row = next(line for line in targets.splitlines() if "minor page faults" in line)
+        self.assertIn("| 3 | 1.15 (test_type/n=1e5) | 1.00 | no (2 of 3 cells) |", row)
 
     def test_sampled_memory_is_plotted_per_cell(self):
         ctx = fake_context()

@@ -5,7 +5,11 @@
 //
 //   vector_bench env  --impl I --type T --suite S --vectors N --iterations K [--seed S] [--series 1] [--stats 1]
 //       the thesis's environment: total time, per-iteration times (--series), growth statistics (--stats,
-//       from a second, untimed run)
+//       from a second, untimed run); with --impls I1,I2,... [--passes P] instead of --impl, a long-lived
+//       case: every implementation in this process, in turn, after a heap history (a line each)
+//   vector_bench churn --impl I --type T --n N --rounds K
+//       build a vector of N elements by push_back and destroy it, twice untimed, then K times timed: the
+//       time and the minor page faults of the timed rounds (whether memory a vector gave back is reused)
 //   vector_bench loops --impl I --type int|thingie --n N --reps R
 //       the 2005 POD-allocator slides' experiment: R times, a fresh vector and N push_backs
 //   vector_bench latency --impl I --type int|string --n N
@@ -115,6 +119,45 @@ int run_latency(const options& opt) {
     return 0;
 }
 
+/// The churn mode's implementations: the growable vectors that can stand in for std::vector.
+using churn_impls = join_t<table<named<"std", std_vector>, named<"boost", boost_vector>, named<"relo", relo_vector<>>>,
+                           uwr_vectors, rvector_vectors>;
+using churn_element_types = table<named<"int", int>, named<"array", big_trivial>, named<"string", std::string>,
+                                  named<"test_type", test_type>>;
+
+int run_churn(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const std::string type = opt.required("type");
+    const long n = opt.number("n", 100000);
+    const long rounds = opt.number("rounds", 4);
+    constexpr long untimed = 2;
+    json_line out;
+    bool found_type = false;
+    const bool found = churn_impls::with(impl, [&](auto impl_tag) {
+        using Impl = typename decltype(impl_tag)::type;
+        found_type = churn_element_types::with(type, [&](auto element) {
+            using V = typename Impl::template type<typename decltype(element)::type>;
+            process_counters before{};
+            double start = 0;
+            for (long r = 0; r < untimed + rounds; ++r) {
+                if (r == untimed) {
+                    before = process_counters::read();
+                    start = now_seconds();
+                }
+                V v;
+                for (long i = 0; i < n; ++i) v.emplace_back();
+                keep(v.data());
+            }
+            out.add("impl", impl).add("type", type).add("n", n).add("rounds", rounds);
+            out.add("time_s", now_seconds() - start).add_process_counters(before);
+        });
+    });
+    if (!found) options::usage_error("unknown implementation " + impl);
+    if (!found_type) options::usage_error("unknown type " + type);
+    out.print();
+    return 0;
+}
+
 /// A plain C buffer of ints that doubles with realloc: the classic C approach, as an implementation
 /// (the push mode's malloc-realloc).
 class realloc_buffer {
@@ -180,6 +223,7 @@ program this_program() {
         mode::of<push_impls, table<named<"int", int>>>("push", run_push),
         mode::of<vector_impls, loop_element_types>("loops", run_loops),
         mode::of<vector_impls, latency_element_types>("latency", run_latency),
+        mode::of<churn_impls, churn_element_types>("churn", run_churn),
     });
 }
 

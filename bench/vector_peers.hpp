@@ -32,7 +32,24 @@
 #include <uwr/vector.hpp>
 #endif
 #if defined(RELO_BENCH_HAVE_RVECTOR)
+// rvector's header defines two variables at namespace scope (not inline), and vector_bench includes it in
+// several translation units: in an unnamed namespace each has its own, and the program links. Its own
+// includes come first, so that only its declarations land in the namespace.
+#include <string.h>
+#include <sys/mman.h>
+
+#include <linux/mman.h>
+
+#include <algorithm>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+namespace {
 #include <rvector.h>
+}  // namespace
 #endif
 #if defined(RELO_BENCH_HAVE_EASTL)
 #include <EASTL/vector.h>
@@ -199,6 +216,8 @@ using vector_impls = join_t<
           // Sweeps of one setting of large_block_policy at a time: the large-block threshold for trivially
           // relocatable types, the one for the others, the reservation, huge pages, and where small blocks
           // stop growing by realloc.
+          named<"relo-r64k", relo_vector_thresholds<64 * sizes::K, sizes::O, sizes::Res, sizes::never>>,
+          named<"relo-r128k", relo_vector_thresholds<128 * sizes::K, sizes::O, sizes::Res, sizes::never>>,
           named<"relo-r256k", relo_vector_thresholds<256 * sizes::K, sizes::O, sizes::Res>>,
           named<"relo-r512k", relo_vector_thresholds<512 * sizes::K, sizes::O, sizes::Res>>,
           named<"relo-r1m", relo_vector_thresholds<sizes::M, sizes::O, sizes::Res>>,

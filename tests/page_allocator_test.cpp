@@ -149,7 +149,7 @@ TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
         for (std::size_t i = 0; i < 70; ++i) blocks.emplace_back(a.allocate(base_count + i * 16), base_count + i * 16);
         for (auto [p, count] : blocks) a.deallocate(p, count);
         EXPECT_LE(relo::large_block_cache_bytes(), 32 * mib);
-        EXPECT_GE(relo::large_block_cache_bytes(), 64 * 300 * 1024);
+        EXPECT_GE(relo::large_block_cache_bytes(), std::size_t{64} * 300 * 1024);
         for (std::size_t i = 0; i < 6; ++i)
             EXPECT_EQ(resident_pages(blocks[i].first, page()), static_cast<std::size_t>(-1)) << "the oldest went: " << i;
         EXPECT_NE(resident_pages(blocks[6].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";

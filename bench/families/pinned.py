@@ -71,7 +71,7 @@ def experiments(ctx):
             "As in \"Reserve and commit\": n push_backs of int into one container in a fresh process. pinned is relo::pinned_vector "
             "(geometric commits, 4 KiB pages), pinned-huge the same with transparent huge pages from 2 MiB, "
             "pinned-page one page per commit (the reserve-and-commit notes' DynArray); each reserves room for n elements (or its "
-            "16 GiB default, when larger). std-reserve is std::vector with an exact reserve(n) (the foresight "
+            "4 GiB default, when larger). std-reserve is std::vector with an exact reserve(n) (the foresight "
             "floor); deque and stable-vector keep addresses stable without contiguity. The tables below give "
             "the peak resident memory, one pass reading every element, and the commits.",
             PROGRAM, APPEND_IMPLS, "std", append_cells(ctx, "int"), summary=summary,

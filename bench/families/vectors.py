@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import report as rr
-from experiment import Experiment, Target, relo_against_peers
+from experiment import Experiment, Target, relo_against_peers, size_label
 
 PROGRAMS = ["vector_bench"]
 ORDER = 10
@@ -83,10 +83,27 @@ ENV_TARGETS = [
 ]
 
 
+def churn_cells(ctx):
+    """Build a vector of n elements by push_back and destroy it, again and again (after two untimed rounds)."""
+    sizes = ctx.pick({"smoke": [10 ** 3, 10 ** 4], "quick": [10 ** 3, 10 ** 5, 10 ** 6],
+                      "full": [10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6]})
+    rounds = ctx.pick({"smoke": 2, "quick": 4, "full": 8})
+    return [(f"{t}/{size_label(n)}", ["churn", "--type", t, "--n", str(n), "--rounds", str(rounds)])
+            for t in ctx.types(PROGRAM, "churn") for n in sizes]
+
+
+def against_fastest(optional):
+    """The target every cell of relo::vector's experiments meets: at most the fastest of std::vector and
+    the optional vector peers built in (the thesis's uwr::vector, rvector, ...)."""
+    return Target("every cell: relo ≤ 1.0× the fastest of std::vector and the optional vector peers built in ("
+                  + (", ".join(optional) or "none") + ")", "relo", ["std"] + optional, 1.0)
+
+
 def experiments(ctx):
     optional = peers(ctx)
     impls = ["std", "boost-gf2", "boost", "relo"] + optional
     cells = env_cells(ctx)
+    churn_impls = ctx.impls(PROGRAM, "churn")
     scale = ctx.pick({"smoke": 256 * KIB, "quick": 48 * MIB, "full": 400 * MIB})
     mixed_iterations = ctx.pick({"smoke": 40, "quick": 500, "full": 2000})
     relocatable_size = ctx.types(PROGRAM, "env")["T_test_type"]
@@ -116,7 +133,28 @@ def experiments(ctx):
             "std::array<int,10>, an 8-byte non-trivial test type and empty std::string; the same random seeds "
             "for every implementation. boost-gf2 is boost::container::vector with growth factor 2, as the thesis "
             "configured it.", PROGRAM, impls, "std", cells,
-            summary=relo_against_peers(impls), chart_by=lambda cell: cell.split("/")[0], targets=ENV_TARGETS),
+            summary=relo_against_peers(impls), chart_by=lambda cell: cell.split("/")[0],
+            targets=ENV_TARGETS + [against_fastest(optional)]),
+        Experiment(
+            "vector-env-long", "The thesis's vector environment in a long-lived process",
+            "The same cells, every implementation in one process (bench/support/heap_history.hpp): first a "
+            "heap with a history (a 24 MiB block freed, which raises glibc's mmap threshold to 24 MiB for the "
+            "rest of the process; 20,000 strings and 2,000 small vectors alive), then the implementations in "
+            "turn, twice, other allocations between any two runs; the second turn is measured. What a "
+            "program that has run for a while sees: its memory is warm, and glibc keeps blocks up to 24 MiB "
+            "in its heap.", PROGRAM, impls, "std", cells, summary=relo_against_peers(impls),
+            chart_by=lambda cell: cell.split("/")[0], one_process=True,
+            targets=[against_fastest(optional)]),
+        Experiment(
+            "vector-churn", "Build and destroy: memory given back, used again",
+            "A vector of n elements built by push_back (no reserve) and destroyed, 4 times after 2 untimed "
+            "rounds, in one process: time, and the minor page faults of the timed rounds (the table below). "
+            "std::vector's blocks come back from glibc's heap warm once its mmap threshold has risen (blocks "
+            "up to 32 MiB); relo's large blocks from its thread's warm-block cache (32 MiB by default).",
+            PROGRAM, churn_impls, "std", churn_cells(ctx), summary=relo_against_peers(churn_impls),
+            section=faults_section,
+            targets=[Target("minor page faults ≤ std::vector's in every cell", "relo", "std", 1.0,
+                            metric="minor_faults"), against_fastest([i for i in optional if i in churn_impls])]),
         Experiment(
             "vector-relocatable", "Overriding triviality",
             "The 2021 thesis, section 6.6: test_type wrapped and declared trivially relocatable (RELO_TRIVIALLY_RELOCATABLE), "
@@ -167,6 +205,12 @@ def experiments(ctx):
             chosen({"push-only/int/1", "push-only/string/10", "push-only/test_type/100", "push-cons-dest/int",
                     "push-cons-dest/string", "all/array", "all/test_type", "int/n=1000", "thingie/n=100000"})),
     ]
+
+
+def faults_section(experiment, results, out):
+    """Minor page faults per cell and implementation (median over rounds)."""
+    return rr.metric_table(experiment, results, "minor_faults", lambda v: f"{v:,.0f}",
+                           "Minor page faults of the timed rounds (median over rounds):")
 
 
 def peak_memory_section(experiment, results, out):
