@@ -17,7 +17,7 @@
 namespace relo_test {
 namespace {
 
-// By default trivially relocatable types use large blocks from 256 KiB; the large blocks' own tests use
+// By default trivially relocatable types use large blocks from 64 KiB; the large blocks' own tests use
 // large_block_policy (from 2 MiB, with huge pages).
 using large_int_allocator = relo::page_allocator<int, relo::large_block_policy>;
 constexpr std::size_t threshold_ints = large_int_allocator::mapping_threshold() / sizeof(int);
@@ -58,7 +58,7 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
 }
 
 TEST(PageAllocator, RelocatableTypesUseMappingsFromTheThreshold) {
-    static_assert(relo::page_allocator<int>::mapping_threshold() == (std::size_t{256} << 10));
+    static_assert(relo::page_allocator<int>::mapping_threshold() == (std::size_t{64} << 10));
     relo::page_allocator<int> a;
     const std::size_t threshold = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
     std::size_t n = 10;
@@ -143,17 +143,27 @@ TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
         EXPECT_EQ(resident_pages(p, page()), static_cast<std::size_t>(-1)) << "given back at once";
     }
     {
-        warm_cache_limit limit(32 * mib);  // room for 64 blocks at most, the oldest go first
+        warm_cache_limit limit(64 * mib);  // room for 256 blocks at most, the oldest go first
         std::vector<std::pair<int*, std::size_t>> blocks;
-        const std::size_t base_count = 300 * 1024 / sizeof(int);  // (above the 256 KiB threshold)
-        for (std::size_t i = 0; i < 70; ++i) blocks.emplace_back(a.allocate(base_count + i * 16), base_count + i * 16);
+        const std::size_t base_count = 100 * 1024 / sizeof(int);  // (above the 64 KiB threshold)
+        for (std::size_t i = 0; i < 300; ++i) blocks.emplace_back(a.allocate(base_count + i * 16), base_count + i * 16);
         for (auto [p, count] : blocks) a.deallocate(p, count);
-        EXPECT_LE(relo::large_block_cache_bytes(), 32 * mib);
-        EXPECT_GE(relo::large_block_cache_bytes(), std::size_t{64} * 300 * 1024);
-        for (std::size_t i = 0; i < 6; ++i)
+        EXPECT_GE(relo::large_block_cache_bytes(), std::size_t{256} * 100 * 1024);
+        for (std::size_t i = 0; i < 44; ++i)
             EXPECT_EQ(resident_pages(blocks[i].first, page()), static_cast<std::size_t>(-1)) << "the oldest went: " << i;
-        EXPECT_NE(resident_pages(blocks[6].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
-        EXPECT_NE(resident_pages(blocks[69].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
+        EXPECT_NE(resident_pages(blocks[44].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
+        EXPECT_NE(resident_pages(blocks[299].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
+    }
+    {
+        warm_cache_limit limit(3 * mib + 512 * 1024);  // room for three 1 MiB blocks: the oldest go first
+        std::vector<int*> blocks;
+        const std::size_t count = mib / sizeof(int);
+        for (std::size_t i = 0; i < 5; ++i) blocks.push_back(a.allocate(count));
+        for (int* p : blocks) a.deallocate(p, count);
+        EXPECT_LE(relo::large_block_cache_bytes(), 3 * mib + 512 * 1024);
+        for (std::size_t i = 0; i < 2; ++i)
+            EXPECT_EQ(resident_pages(blocks[i], page()), static_cast<std::size_t>(-1)) << "over the bytes: " << i;
+        EXPECT_NE(resident_pages(blocks[2], page()), static_cast<std::size_t>(-1));
     }
 }
 

@@ -12,7 +12,7 @@
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
-// pages only). By default trivially relocatable types use large blocks from 256 KiB (they move into a larger
+// pages only). By default trivially relocatable types use large blocks from 64 KiB (they move into a larger
 // reservation by mremap when theirs is used up: no element is copied) and other types from 2 MiB; below
 // that, malloc and realloc. A released large block stays warm in its thread's cache for the next one
 // (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
@@ -52,11 +52,12 @@ struct page_allocator_policy {
     /// a process has freed a block of 128 KiB - 32 MiB, glibc raises its mmap threshold up to that size, and
     /// from then on realloc copies blocks below it (with realloc at every size relo::vector took 1.2-2.2x
     /// uwr::vector's time on the thesis's push-only cells in a long-lived process). relo's own mappings do
-    /// not depend on what the process did before. From 256 KiB: 64 KiB was faster on push-only with 50-100
-    /// vectors (0.54 against 0.61 of std::vector) but slower where many mid-sized vectors are made and
-    /// destroyed in a warm heap (all/int 1.16 against 0.86); 1 MiB and above copied and faulted more on
-    /// push-only (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
-    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{256} << 10;
+    /// not depend on what the process did before. From 64 KiB, with the warm-block cache below, relo is at
+    /// or below uwr::vector (which maps from 4 KiB) in every int and array cell of the environment, fresh
+    /// and long-lived; from 256 KiB a vector faults its first 256 KiB twice (heap, then mapping: 1.09-1.14x
+    /// uwr on push-only with 50 and 100 vectors); from 16-32 KiB one vector faulted more pages
+    /// (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
     /// malloc can do for them).
     static constexpr std::size_t other_mapping_threshold = std::size_t{2} << 20;
@@ -85,8 +86,9 @@ struct large_block_policy : page_allocator_policy {
 };
 
 /// The most committed bytes of released large blocks (on 4 KiB pages) each thread keeps warm for its next
-/// large blocks (default 32 MiB, measured in docs/measurements/thresholds.md, "Warm blocks"; 0 keeps none).
-/// Applies from the next block released.
+/// large blocks (default 64 MiB, as much as glibc keeps at the top of its heap once its mmap threshold has
+/// risen; measured in docs/measurements/thresholds.md, "Warm blocks"; 0 keeps none). Applies from the next
+/// block released.
 inline std::size_t large_block_cache_limit() noexcept {
     return detail::large_block_cache_limit_bytes.load(std::memory_order_relaxed);
 }

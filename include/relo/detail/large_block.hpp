@@ -7,15 +7,14 @@
 // table; the elements start at `offset` (a multiple of their alignment, at most a page).
 //
 // The warm-block cache: a released block (on 4 KiB pages) stays with its thread, its committed pages
-// still in place, up to large_block_cache_limit() committed bytes (32 MiB by default; measured in
-// docs/measurements/thresholds.md, "Warm blocks"), and serves the thread's next large block whose size its
-// reservation holds. A program that builds and destroys large vectors again and again then faults their
-// pages once, as glibc's heap lets std::vector do, instead of once per vector. A block taken from the cache
-// keeps every page it had committed (its next growth needs no system call) until it shrinks or dies. A
-// request takes the block that best fits it. At most 64 blocks (a program with many mid-sized vectors
-// alive reuses them as glibc's heap would: 16 left 2.5x std::vector's page faults on the thesis's all/int
-// in a long-lived process); the oldest go first; given back when the thread ends or on
-// trim_large_block_cache().
+// still in place, up to large_block_cache_limit() committed bytes (64 MiB by default) and 256 blocks, and
+// serves the thread's next large block whose size its reservation holds (the block that best fits). A
+// program that builds and destroys large vectors then faults their pages once, as glibc's heap lets
+// std::vector do, instead of once per vector. A block taken from the cache keeps every page it had
+// committed (its next growth needs no system call) until it shrinks or dies. The oldest blocks go first;
+// everything goes back when the thread ends or on trim_large_block_cache(). (32 MiB and 64 blocks left
+// 2-6x std::vector's page faults where many vectors of 64 KiB - 1 MiB live and die in a long-lived
+// process: docs/measurements/thresholds.md, "Warm blocks".)
 //
 // Reservations of at least a huge page are aligned to huge pages; once a block commits at least
 // `huge_page_threshold` bytes it is advised MADV_HUGEPAGE, and committed in whole huge pages where that
@@ -49,12 +48,12 @@ struct large_block_options {
     std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
 };
 
-inline std::atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{32} << 20};
+inline std::atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
 
 /// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
 /// the thread ends, after which blocks go straight back to the system).
 struct warm_block_cache_state {
-    static constexpr std::size_t slots = 64;
+    static constexpr std::size_t slots = 256;
     struct entry {
         char* base;
         std::size_t reserved;
