@@ -226,6 +226,8 @@ using vector_impls = join_t<
           named<"relo-r8m", relo_vector_thresholds<8 * sizes::M, sizes::O, sizes::Res>>,
           named<"relo-r32m", relo_vector_thresholds<32 * sizes::M, sizes::O, sizes::Res>>,
           named<"relo-rnever", relo_vector_thresholds<sizes::never, sizes::O, sizes::Res>>,
+          named<"relo-o64k", relo_vector_thresholds<sizes::R, 64 * sizes::K, sizes::Res>>,
+          named<"relo-o128k", relo_vector_thresholds<sizes::R, 128 * sizes::K, sizes::Res>>,
           named<"relo-o256k", relo_vector_thresholds<sizes::R, 256 * sizes::K, sizes::Res>>,
           named<"relo-o512k", relo_vector_thresholds<sizes::R, 512 * sizes::K, sizes::Res>>,
           named<"relo-o1m", relo_vector_thresholds<sizes::R, sizes::M, sizes::Res>>,

@@ -50,6 +50,7 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
                                  relo::page_allocator<char>>);
     static_assert(relo::page_allocator<std::string>::mapping_threshold() ==
                   relo::page_allocator_policy::other_mapping_threshold);
+    static_assert(relo::page_allocator_policy::other_mapping_threshold == (std::size_t{128} << 10));
     static_assert(relo::page_allocator<int>::mapping_threshold() ==
                   relo::page_allocator_policy::relocatable_mapping_threshold);
     static_assert(large_int_allocator::mapping_threshold() == (std::size_t{2} << 20));

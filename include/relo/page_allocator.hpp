@@ -13,7 +13,7 @@
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
 // pages only). By default trivially relocatable types use large blocks from 64 KiB (they move into a larger
-// reservation by mremap when theirs is used up: no element is copied) and other types from 2 MiB; below
+// reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
 // that, malloc and realloc. A released large block stays warm in its thread's cache for the next one
 // (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
 // and of T, so deallocate(p, n) needs no lookup. docs/measurements/thresholds.md has the measurements behind
@@ -59,8 +59,11 @@ struct page_allocator_policy {
     /// (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
-    /// malloc can do for them).
-    static constexpr std::size_t other_mapping_threshold = std::size_t{2} << 20;
+    /// malloc can do for them: no element is moved). From 128 KiB, with the warm-block cache: on the thesis's
+    /// test type and std::string 0.40-0.86 of std::vector's time in fresh processes and 0.11-0.77 in a
+    /// long-lived one, where 2 MiB took 0.40-1.13 and 0.13-1.16 (64 KiB: up to 0.85 fresh; 256 KiB: all/test
+    /// type 0.96 fresh; docs/measurements/thresholds.md, "Other types: large blocks from 128 KiB").
+    static constexpr std::size_t other_mapping_threshold = std::size_t{128} << 10;
     /// A large block reserves this many times its size in address space, to grow into in place.
     static constexpr std::size_t reservation_factor = 16;
     /// Large blocks committing at least this many bytes use transparent huge pages (SIZE_MAX: never).
