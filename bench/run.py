@@ -62,6 +62,11 @@ class MemorySampler(threading.Thread):
         return self.samples
 
 
+def pin_to_one_core(pinned):
+    """The command prefix that pins a case to core 1 (nothing when not pinned or where it cannot be)."""
+    return ["taskset", "-c", "1"] if pinned and os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
+
+
 class Runner:
     """Runs one case of a program in a fresh process, pinned to one core, and parses what it prints."""
 
@@ -87,8 +92,7 @@ class Runner:
                    f"--benchmark_min_time={GBENCH_MIN_TIME}"]
         else:
             cmd = [self.path(program)] + argv + ["--impl", impl]
-        pin = ["taskset", "-c", "1"] if pinned and os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
-        process = subprocess.Popen(pin + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        process = subprocess.Popen(pin_to_one_core(pinned) + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         sampler = MemorySampler(process.pid, sample_memory) if sample_memory else None
         if sampler:
             sampler.start()
@@ -105,8 +109,7 @@ class Runner:
         """A long-lived case: every implementation of `impls` in one process, in that order (the program's
         --impls), pinned to one core; a result per implementation, each naming it."""
         cmd = [self.path(program)] + argv + ["--impls", ",".join(impls)]
-        pin = ["taskset", "-c", "1"] if pinned and os.path.exists("/usr/bin/taskset") and (os.cpu_count() or 1) > 1 else []
-        done = subprocess.run(pin + cmd, capture_output=True, text=True)
+        done = subprocess.run(pin_to_one_core(pinned) + cmd, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
         results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]

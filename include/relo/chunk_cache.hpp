@@ -47,7 +47,6 @@ struct chunk_cache_state {
 
 inline std::atomic<std::size_t> chunk_cache_limit_bytes{std::size_t{8} << 20};
 
-
 inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
     std::pmr::memory_resource* heap = std::pmr::new_delete_resource();
     for (auto& b : c.buckets) {

@@ -91,8 +91,8 @@ public:
         return whole - pages <= pages / 8 ? whole : pages;
     }
 
-    /// A new block for `bytes` bytes of elements: the thread's most recently released block whose
-    /// reservation holds them, or a fresh reservation. Throws std::bad_alloc.
+    /// A new block for `bytes` bytes of elements: the thread's cached block that best fits them
+    /// (take_cached), or a fresh reservation. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         if (bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
         const std::size_t committed = committed_length(offset + bytes, opt);
@@ -180,7 +180,6 @@ public:
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = header(base)->committed;
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);  // (> old_committed)
-        (void)old_bytes;
         std::size_t reserved = reservation_for(offset, new_bytes, new_committed, opt);
         void* target = reserve_aligned(reserved, opt);
         if (target == nullptr) {
