@@ -151,8 +151,8 @@ struct block_growth {
     static RELO_CONSTEXPR20 block transfer_with_gap(Alloc& a, const block& b, allocation_result<T*> fresh,
                                                     size_type at, size_type n) noexcept {
         if (b.begin != nullptr) {
-            relocate_forward(a, b.begin, b.begin + at, fresh.ptr);
-            relocate_forward(a, b.begin + at, b.end, fresh.ptr + at + n);
+            relocate_to_new(a, b.begin, b.begin + at, fresh.ptr);
+            relocate_to_new(a, b.begin + at, b.end, fresh.ptr + at + n);
         }
         return {fresh.ptr, fresh.ptr + b.size(), fresh.ptr + fresh.count};
     }
