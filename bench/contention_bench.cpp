@@ -9,6 +9,15 @@
 // resource of its own (relo's monotonic, multipool and multipool over monotonic, bound at compile time or
 // at run time), as in the paper; relo-sync and std-sync-pool: every thread on one shared resource
 // (relo::synchronized_multipool_resource, std::pmr::synchronized_pool_resource).
+//
+// Two patterns of long-lived programs besides the paper's, with the peak resident memory beside the time:
+//
+//   contention_bench pipeline --impl I --pairs P --blocks-log N
+//       P producer/consumer pairs: the producer allocates 2^N blocks of 8-512 bytes (uniform) and hands
+//       each through a queue of at most 1,024 to its consumer, which frees it (a work queue, a pipeline).
+//   contention_bench churn --impl I --threads W --replacements-log N
+//       W threads each keep 1,000 live blocks of 8-512 bytes and replace one at random, 2^N times.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory_resource>
@@ -72,29 +81,165 @@ using impls = table<named<"AS1", global_impl>,
                     named<"relo-sync", shared_impl<relo::synchronized_multipool_resource, false>>,
                     named<"std-sync-pool", shared_impl<std::pmr::synchronized_pool_resource, true>>>;
 
-template <class Impl>
-double contend(int workers, std::size_t iterations, std::size_t size) {
-    typename Impl::shared shared;
+/// The strategies whose blocks may be freed by another thread than the allocating one.
+using crossing_impls = table<named<"AS1", global_impl>,
+                             named<"relo-sync", shared_impl<relo::synchronized_multipool_resource, false>>,
+                             named<"std-sync-pool", shared_impl<std::pmr::synchronized_pool_resource, true>>>;
+/// The churn's: those, and a multipool of each thread's own (the unsynchronized floor).
+using churn_impls = join_t<crossing_impls, table<named<"AS7", per_thread_impl<just<relo::multipool_resource>, false>>>>;
+
+/// A block handed from a producer to its consumer.
+struct handed {
+    unsigned char* p;
+    std::size_t bytes;
+};
+
+/// A single-producer single-consumer queue of at most `capacity` blocks (spins, yielding, when full or empty).
+class handoff_queue {
+public:
+    static constexpr std::size_t capacity = 1024;
+    void push(const handed& h) {
+        const std::size_t tail = tail_.load(std::memory_order_relaxed);
+        while (tail - head_.load(std::memory_order_acquire) == capacity) std::this_thread::yield();
+        slots_[tail % capacity] = h;
+        tail_.store(tail + 1, std::memory_order_release);
+    }
+    handed pop() {
+        const std::size_t head = head_.load(std::memory_order_relaxed);
+        while (tail_.load(std::memory_order_acquire) == head) std::this_thread::yield();
+        const handed h = slots_[head % capacity];
+        head_.store(head + 1, std::memory_order_release);
+        return h;
+    }
+
+private:
+    std::array<handed, capacity> slots_{};
+    alignas(64) std::atomic<std::size_t> head_{0};
+    alignas(64) std::atomic<std::size_t> tail_{0};
+};
+
+/// Sizes of 8 to 512 bytes, uniform.
+struct block_sizes {
+    xorshift random;
+    std::size_t next() noexcept { return 8 + static_cast<std::size_t>(random.next() % 505); }
+};
+
+/// Starts `count` threads running body(index), releases them together, and returns the time until the
+/// last one ends. Each makes its Impl::local itself, before the start.
+template <class Impl, class Body>
+double run_threads(typename Impl::shared& shared, int count, Body body) {
     std::atomic<int> ready{0};
     std::atomic<bool> go{false};
     std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w) {
-        threads.emplace_back([&] {
-            typename Impl::local allocator(shared);  // (made by the thread that uses it)
+    for (int t = 0; t < count; ++t) {
+        threads.emplace_back([&, t] {
+            typename Impl::local allocator(shared);
             ready.fetch_add(1);
             while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-            for (std::size_t i = 0; i < iterations; ++i) {
-                auto* p = static_cast<unsigned char*>(allocator.allocate(size));
-                *static_cast<volatile unsigned char*>(p) = static_cast<unsigned char>(i);
-                allocator.deallocate(p, size);
-            }
+            body(t, allocator);
         });
     }
-    while (ready.load() < workers) std::this_thread::yield();
+    while (ready.load() < count) std::this_thread::yield();
     const double start = now_seconds();
     go.store(true, std::memory_order_release);
     for (std::thread& t : threads) t.join();
     return now_seconds() - start;
+}
+
+template <class Impl>
+double pipeline(int pairs, std::size_t blocks) {
+    typename Impl::shared shared;
+    std::vector<handoff_queue> queues(static_cast<std::size_t>(pairs));
+    return run_threads<Impl>(shared, 2 * pairs, [&](int t, typename Impl::local& allocator) {
+        handoff_queue& queue = queues[static_cast<std::size_t>(t / 2)];
+        if (t % 2 == 0) {
+            block_sizes sizes{{0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(t)}};
+            for (std::size_t i = 0; i < blocks; ++i) {
+                const std::size_t bytes = sizes.next();
+                auto* p = static_cast<unsigned char*>(allocator.allocate(bytes));
+                p[0] = static_cast<unsigned char>(i);
+                queue.push({p, bytes});
+            }
+        } else {
+            for (std::size_t i = 0; i < blocks; ++i) {
+                const handed h = queue.pop();
+                keep(h.p[0]);
+                allocator.deallocate(h.p, h.bytes);
+            }
+        }
+    });
+}
+
+template <class Impl>
+double churn(int workers, std::size_t replacements) {
+    constexpr std::size_t live = 1000;
+    typename Impl::shared shared;
+    return run_threads<Impl>(shared, workers, [&](int t, typename Impl::local& allocator) {
+        block_sizes sizes{{0x2545F4914F6CDD1Dull + static_cast<std::uint64_t>(t)}};
+        std::vector<handed> blocks(live);
+        for (handed& b : blocks) {
+            b.bytes = sizes.next();
+            b.p = static_cast<unsigned char*>(allocator.allocate(b.bytes));
+            b.p[0] = 1;
+        }
+        for (std::size_t i = 0; i < replacements; ++i) {
+            handed& b = blocks[sizes.random.next() % live];
+            allocator.deallocate(b.p, b.bytes);
+            b.bytes = sizes.next();
+            b.p = static_cast<unsigned char*>(allocator.allocate(b.bytes));
+            b.p[0] = static_cast<unsigned char>(i);
+        }
+        for (handed& b : blocks) allocator.deallocate(b.p, b.bytes);
+    });
+}
+
+/// Prints one pattern's result: the time and the peak resident memory of the process.
+void print_pattern(const std::string& impl, const char* count_name, long count, long log, double t) {
+    json_line out;
+    out.add("impl", impl).add(count_name, count).add("log", log).add("time_s", t);
+    out.add("max_rss_kb", process_counters::read().max_rss_kb);
+    out.print();
+}
+
+int run_pipeline(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long pairs = opt.number("pairs", 1);
+    const long log = opt.number("blocks-log", 20);
+    if (pairs < 1 || pairs > 64 || log < 1 || log > 40) options::usage_error("need 1 <= --pairs <= 64, 1 <= --blocks-log <= 40");
+    double t = -1;
+    if (!crossing_impls::with(impl, [&](auto tag) {
+            t = pipeline<typename decltype(tag)::type>(static_cast<int>(pairs), std::size_t{1} << log);
+        }))
+        options::usage_error("unknown strategy " + impl);
+    print_pattern(impl, "pairs", pairs, log, t);
+    return 0;
+}
+
+int run_churn(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long workers = opt.number("threads", 1);
+    const long log = opt.number("replacements-log", 20);
+    if (workers < 1 || workers > 256 || log < 1 || log > 40)
+        options::usage_error("need 1 <= --threads <= 256, 1 <= --replacements-log <= 40");
+    double t = -1;
+    if (!churn_impls::with(impl, [&](auto tag) {
+            t = churn<typename decltype(tag)::type>(static_cast<int>(workers), std::size_t{1} << log);
+        }))
+        options::usage_error("unknown strategy " + impl);
+    print_pattern(impl, "threads", workers, log, t);
+    return 0;
+}
+
+template <class Impl>
+double contend(int workers, std::size_t iterations, std::size_t size) {
+    typename Impl::shared shared;
+    return run_threads<Impl>(shared, workers, [&](int, typename Impl::local& allocator) {
+        for (std::size_t i = 0; i < iterations; ++i) {
+            auto* p = static_cast<unsigned char*>(allocator.allocate(size));
+            *static_cast<volatile unsigned char*>(p) = static_cast<unsigned char>(i);
+            allocator.deallocate(p, size);
+        }
+    });
 }
 
 int run(const options& opt) {
@@ -121,6 +266,8 @@ int run(const options& opt) {
 program this_program() {
     return program("contention_bench", {
         mode::of<impls, table<named<"bytes", char>>>("run", run),
+        mode::of<crossing_impls, table<named<"bytes", char>>>("pipeline", run_pipeline),
+        mode::of<churn_impls, table<named<"bytes", char>>>("churn", run_churn),
     });
 }
 

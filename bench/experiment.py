@@ -69,10 +69,12 @@ class Target:
     """A performance target: in every cell (or those `cells` accepts: label -> bool), the subject's time
     (the fastest of the subjects, when a list) divided by the fastest of `against` (medians of ratios
     measured in the same rounds) is at most `bound`; `metric` another result field than the experiment's
-    (e.g. "minor_faults"). The report lists each with the worst cell and whether it is met."""
+    (e.g. "minor_faults"); with `allowance` (in the metric's unit, with a metric) the bound is
+    subject ≤ bound × against + allowance, and the ratio reported is subject ÷ (against + allowance ÷ bound).
+    The report lists each with the worst cell and whether it is met."""
 
-    def __init__(self, text, subject, against, bound, cells=None, metric=None):
-        self.text, self.bound, self.metric = text, bound, metric
+    def __init__(self, text, subject, against, bound, cells=None, metric=None, allowance=0):
+        self.text, self.bound, self.metric, self.allowance = text, bound, metric, allowance
         self.subjects = [subject] if isinstance(subject, str) else list(subject)
         self.against = [against] if isinstance(against, str) else list(against)
         self.cells = cells

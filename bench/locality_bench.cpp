@@ -37,16 +37,6 @@ struct subsystem {
         : pool(std::make_unique<relo::multipool_resource>(options, upstream)), links(pool.get()) {}
 };
 
-struct random_source {
-    std::uint64_t state = 0x9e3779b97f4a7c15u;
-    std::uint64_t next() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    }
-};
-
 int run(const options& opt) {
     const std::string impl = opt.required("impl");
     if (impl != "global" && impl != "multipool" && impl != "multipool-arena")
@@ -78,7 +68,7 @@ int run(const options& opt) {
         for (std::size_t i = 0; i < per_subsystem; ++i) system.back()->links.push_back(value++);
     }
 
-    random_source rng;
+    xorshift rng;
     const double shuffle_start = now_seconds();
     const std::size_t moves = static_cast<std::size_t>(shuffle_factor) * links;
     for (std::size_t m = 0; m < moves; ++m) {

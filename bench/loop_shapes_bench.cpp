@@ -47,17 +47,6 @@ using shape_impls = join_t<
 #endif
     table<>>;
 
-/// A cheap random generator kept in a register (xorshift64).
-struct xorshift {
-    std::uint64_t state;
-    std::uint64_t next() noexcept {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state;
-    }
-};
-
 template <class V>
 RELO_NOINLINE double held(long n, long reps, std::size_t k) {
     std::vector<V> vectors(k);

@@ -395,7 +395,7 @@ def counted_target_rows(e, target, results):
         present = [median(values[(cell, a)]) for a in target.against if values.get((cell, a))]
         if not subjects or not present:
             continue
-        subject, against = min(subjects), min(present)
+        subject, against = min(subjects), min(present) + target.allowance / target.bound
         rows.append((cell, subject / against if against else (1.0 if subject == 0 else math.inf)))
     return rows
 

@@ -13,6 +13,7 @@
 #include <memory_resource>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -222,6 +223,20 @@ TEST_F(ResourceHardeningDeathTest, SynchronizedMultipool) {
     EXPECT_DEATH(r.deallocate(a, 48, 8), "relo::synchronized_multipool_resource::deallocate: " POINTER " \\(class of 64 bytes\\) "
                                          "is already free: a double deallocation");
     r.deallocate(b, 48, 8);
+}
+
+// A block freed by another thread than its allocator's, and moved on to the class's depot (the 64-byte
+// class moves batches of 256: of 2,000 blocks freed in order, those from the 258th to the 1,793rd end up
+// there), is still found free.
+TEST_F(ResourceHardeningDeathTest, SynchronizedMultipoolBlockInTheDepot) {
+    relo::synchronized_multipool_resource r;
+    std::vector<void*> blocks(2000);
+    for (void*& p : blocks) p = r.allocate(48, 8);
+    std::thread([&] {
+        for (void* p : blocks) r.deallocate(p, 48, 8);
+    }).join();
+    ASSERT_GT(r.depot_blocks(48, 8), 0u);
+    EXPECT_DEATH(r.deallocate(blocks[1000], 48, 8), "is already free: a double deallocation");
 }
 
 TEST_F(ResourceHardeningDeathTest, Monotonic) {

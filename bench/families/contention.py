@@ -8,7 +8,7 @@ import json
 import os
 
 import report as rr
-from experiment import Experiment
+from experiment import Experiment, Target
 
 PROGRAMS = ["contention_bench"]
 ORDER = 58
@@ -63,7 +63,49 @@ def experiments(ctx):
         "(the paper's machine had 12 for its 8 threads). Not pinned.",
         PROGRAM, every, "AS1", cells, summary=("AS7", ["AS1", "std-sync-pool"] +
                                                [i for i in every if i.startswith("AS1+")]),
-        section=section, pinned=False, expected_seconds=expected)]
+        section=section, pinned=False, expected_seconds=expected)] + pattern_experiments(ctx)
+
+
+def pattern_experiments(ctx):
+    """Blocks handed from thread to thread, and blocks replaced at random: the patterns of long-lived
+    programs, with the peak resident memory beside the time."""
+    log = ctx.pick({"smoke": 12, "quick": 20, "full": 22})
+    pairs = ctx.pick({"smoke": [1], "quick": [1, 2], "full": [1, 2, 4]})
+    threads = ctx.pick({"smoke": [1, 2], "quick": [1, 2, 4], "full": [1, 2, 4, 8]})
+    others = [f"AS1+{a}" for a in ctx.allocators]
+    crossing = ["AS1", "relo-sync", "std-sync-pool"] + others
+    churning = ["AS1", "AS7", "relo-sync", "std-sync-pool"] + others
+    memory = Target("peak resident memory ≤ 2× the global allocator's + 8 MiB", "relo-sync", "AS1", 2.0,
+                    metric="max_rss_kb", allowance=8 * 1024)
+    return [
+        Experiment(
+            "contention-pipeline", "Blocks freed by another thread: producers and consumers",
+            f"P producer/consumer pairs: each producer allocates 2^{log} blocks of 8–512 bytes and hands each "
+            "through a queue of at most 1,024 to its consumer, which frees it (a work queue, a pipeline). "
+            "AS1: the global allocator (AS1+X: another one); relo-sync and std-sync-pool: every thread on one "
+            "relo::synchronized_multipool_resource or std::pmr::synchronized_pool_resource. Time, and the peak "
+            "resident memory of the process (the table below). Not pinned.",
+            PROGRAM, crossing, "AS1",
+            [(f"pairs={p}", ["pipeline", "--pairs", str(p), "--blocks-log", str(log)]) for p in pairs],
+            summary=("relo-sync", [i for i in crossing if i != "relo-sync"]), section=peak_memory_section,
+            pinned=False, targets=[memory, Target("time ≤ 1.0× glibc malloc", "relo-sync", "AS1", 1.0)]),
+        Experiment(
+            "contention-churn", "Blocks replaced at random by every thread",
+            f"W threads each keep 1,000 live blocks of 8–512 bytes and replace one at random, 2^{log} times. "
+            "AS7: a relo::multipool_resource of each thread's own (no synchronization); the others as in "
+            "the producers and consumers above. Not pinned.",
+            PROGRAM, churning, "AS1",
+            [(f"W={w}", ["churn", "--threads", str(w), "--replacements-log", str(log)]) for w in threads],
+            summary=("relo-sync", [i for i in churning if i not in ("relo-sync", "AS7")]), section=peak_memory_section,
+            pinned=False, targets=[memory, Target("time ≤ 1.0× glibc malloc", "relo-sync", "AS1", 1.0),
+                                   Target("time ≤ 1.2× a multipool per thread", "relo-sync", "AS7", 1.2)]),
+    ]
+
+
+def peak_memory_section(experiment, results, out):
+    """Peak resident memory of the process per cell and strategy (median over rounds)."""
+    return rr.metric_table(experiment, results, "max_rss_kb", lambda v: f"{v / 1024:.1f}",
+                           "Peak resident memory of the process (MiB, median over rounds):")
 
 
 def section(experiment, results, out):

@@ -133,6 +133,17 @@ struct process_counters {
     }
 };
 
+/// A cheap random generator that fits a register (xorshift64), next to what is measured.
+struct xorshift {
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;
+    std::uint64_t next() noexcept {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    }
+};
+
 /// Keeps the optimizer from deleting work whose result is unused.
 template <class T>
 inline void keep(T const& value) {

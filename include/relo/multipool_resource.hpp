@@ -117,20 +117,7 @@ public:
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t i = class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= pool_count_)) return allocate_upstream(bytes, alignment);
-        pool& p = pools_[i];
-        ++p.in_use;
-        if (void* b = p.free) {
-            detail::unpoison(b, p.size);
-            p.free = link_of(b);
-            return hand_out(p.size, b);
-        }
-        if (RELO_LIKELY(p.next != p.end)) {
-            void* b = p.next;
-            p.next += p.size;
-            detail::unpoison(b, p.size);
-            return hand_out(p.size, b);
-        }
-        return replenish(i);
+        return allocate_in(i);
     }
 
     /// Gives the block back to its pool (or to the upstream). bytes and alignment must be those of the
@@ -413,6 +400,25 @@ private:
 
     /// Puts a block of class i on this pool's free list, wherever it was allocated (the synchronized
     /// resource gives a block back to the freeing thread's shard; every shard has the same classes).
+    /// A block of pool i (a class of this resource): from its free list, or the rest of its newest chunk,
+    /// or a new chunk.
+    RELO_ALWAYS_INLINE void* allocate_in(std::size_t i) {
+        pool& p = pools_[i];
+        ++p.in_use;
+        if (void* b = p.free) {
+            detail::unpoison(b, p.size);
+            p.free = link_of(b);
+            return hand_out(p.size, b);
+        }
+        if (RELO_LIKELY(p.next != p.end)) {
+            void* b = p.next;
+            p.next += p.size;
+            detail::unpoison(b, p.size);
+            return hand_out(p.size, b);
+        }
+        return replenish(i);
+    }
+
     void push_free(void* block, std::size_t i) noexcept {
         pool& p = pools_[i];
         --p.in_use;  // (per shard it may wrap; the sum over shards is right)

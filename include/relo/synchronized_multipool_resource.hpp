@@ -9,8 +9,15 @@
 // twice the hardware threads, at most 64), each behind a spin lock; a thread uses the shard its thread
 // number selects, so that threads rarely meet on a lock. A block freed by another thread than the one that
 // allocated it goes to the freeing thread's shard (every shard has the same size classes), so a free never
-// waits for the allocating thread's shard. Requests larger than the largest class go to the upstream
-// through one more shard under its own lock. The upstream must be thread-safe (the default resource is).
+// waits for the allocating thread's shard. A shard keeps at most two batches of free blocks a class (a
+// batch: 16 KiB of blocks, at least 16 and at most 1,024 of them); past that it hands a batch to the class's
+// depot, shared by every shard, and a shard whose class has no free block and no room left in its chunk
+// takes a batch from the depot before it asks for a new chunk. So blocks that one thread frees for another
+// (a queue, a pipeline) come back into use by the allocating thread, and the memory held stays bounded by
+// the blocks in use plus two batches a class and shard, whatever the threads do (docs/measurements/
+// memory_resources.md, "Blocks freed by another thread"). Requests larger than the largest class go to the
+// upstream through one more shard under its own lock. The upstream must be thread-safe (the default
+// resource is).
 //
 // Everything else is relo::multipool_resource's: the options, the classes and their alignment, release()
 // (which must not run while other threads use the resource), winking out, the hardened checks (which lock
@@ -19,6 +26,7 @@
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 #define RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -85,6 +93,11 @@ public:
         : shard_count_(shards_for(std::thread::hardware_concurrency())),
           shards_(new shard[shard_count_ + 1]) {  // (the last one holds the upstream's blocks)
         for (std::size_t i = 0; i <= shard_count_; ++i) shards_[i].pool.emplace(options, upstream);
+        const std::size_t classes = class_table().pool_count_;
+        depots_.reset(new depot[classes]);
+        batches_.reset(new std::size_t[classes]);
+        for (std::size_t c = 0; c < classes; ++c) batches_[c] = batch_for(class_table().pools_[c].size);
+        for (std::size_t i = 0; i < shard_count_; ++i) shards_[i].free_blocks.reset(new std::size_t[classes]());
     }
 
     synchronized_multipool_resource(const synchronized_multipool_resource&) = delete;
@@ -93,9 +106,22 @@ public:
 
     /// As multipool_resource::allocate, from the calling thread's shard.
     void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        shard& s = shard_for(bytes, alignment);
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        if (i >= class_table().pool_count_) {
+            shard& s = shards_[shard_count_];
+            guard g(s.lock);
+            return s.pool->allocate(bytes, alignment);
+        }
+        shard& s = own_shard();
         guard g(s.lock);
-        return s.pool->allocate(bytes, alignment);
+        const multipool_resource::pool& p = s.pool->pools_[i];
+        if (p.free != nullptr) {
+            --s.free_blocks[i];
+        } else if (p.next == p.end && depots_[i].count.load(std::memory_order_relaxed) != 0) {
+            take_batch(s, i);
+            if (p.free != nullptr) --s.free_blocks[i];
+        }
+        return s.pool->allocate_in(i);
     }
 
     /// As multipool_resource::deallocate; a pool block goes to the calling thread's shard.
@@ -109,17 +135,32 @@ public:
             return;
         }
         check_pool_block(block, i, alignment);
-        shard& s = shards_[detail::thread_number() & (shard_count_ - 1)];
+        shard& s = own_shard();
         guard g(s.lock);
         s.pool->push_free(block, i);
+        if (RELO_UNLIKELY(++s.free_blocks[i] > 2 * batches_[i])) give_batch(s, i);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
     void release() noexcept {
+        const std::size_t classes = class_table().pool_count_;
         for (std::size_t i = 0; i <= shard_count_; ++i) {
             guard g(shards_[i].lock);
             shards_[i].pool->release();
+            if (i < shard_count_) std::fill_n(shards_[i].free_blocks.get(), classes, std::size_t{0});
         }
+        for (std::size_t c = 0; c < classes; ++c) {
+            guard g(depots_[c].lock);
+            depots_[c].head = nullptr;
+            depots_[c].count.store(0, std::memory_order_relaxed);
+        }
+    }
+
+    /// Free blocks of the class of `bytes` (at `alignment`) waiting in the depot for a thread that
+    /// allocates them (0 for requests that go to the upstream).
+    std::size_t depot_blocks(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) const noexcept {
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        return i < class_table().pool_count_ ? depots_[i].count.load(std::memory_order_relaxed) : 0;
     }
 
     // ---- Introspection (sums over the shards; exact when no other thread allocates or frees meanwhile).
@@ -134,6 +175,14 @@ private:
     struct alignas(64) shard {
         detail::spin_lock lock;
         std::optional<multipool_resource> pool;
+        std::unique_ptr<std::size_t[]> free_blocks;  // on the pool's free list, per class
+    };
+    /// A class's free blocks that the shards held past their bound, linked through their first word as on
+    /// a pool's free list (and poisoned the same way).
+    struct alignas(64) depot {
+        detail::spin_lock lock;
+        std::atomic<std::size_t> count{0};  // (read without the lock, to pass an empty depot by)
+        void* head = nullptr;
     };
     struct guard {
         explicit guard(detail::spin_lock& l) noexcept : lock(l) { lock.lock(); }
@@ -145,6 +194,68 @@ private:
 
     std::size_t shard_count_;
     std::unique_ptr<shard[]> shards_;
+    std::unique_ptr<depot[]> depots_;          // one per class
+    std::unique_ptr<std::size_t[]> batches_;  // per class: the blocks that move between a shard and the depot
+
+    /// The blocks that move between a shard and the depot at a time: 16 KiB of them, 16 to 1,024.
+    /// (4 KiB and 64 KiB measured: docs/measurements/memory_resources.md, "Blocks freed by another thread".)
+    static std::size_t batch_for(std::size_t block_size) noexcept {
+        const std::size_t n = (std::size_t{16} << 10) / block_size;
+        return n < 16 ? 16 : (n > 1024 ? 1024 : n);
+    }
+
+    /// The first n blocks of a free list starting at head (n >= 1, and the list that long): the last of
+    /// them, whose link is the rest of the list. (Free blocks are poisoned under AddressSanitizer.)
+    static void* nth_free(void* head, std::size_t n, std::size_t block_size) noexcept {
+        void* b = head;
+        for (std::size_t k = 1; k < n; ++k) b = link_of_free(b, block_size);
+        return b;
+    }
+    static void* link_of_free(void* b, std::size_t block_size) noexcept {
+        detail::unpoison(b, block_size);
+        void* next = multipool_resource::link_of(b);
+        detail::poison(b, block_size);
+        return next;
+    }
+    static void set_link(void* b, void* next, std::size_t block_size) noexcept {
+        detail::unpoison(b, block_size);
+        multipool_resource::set_word(b, 0, reinterpret_cast<std::uintptr_t>(next));
+        detail::poison(b, block_size);
+    }
+
+    /// Moves a batch from the front of shard s's free list of class i to the class's depot (s locked).
+    void give_batch(shard& s, std::size_t i) noexcept {
+        multipool_resource::pool& p = s.pool->pools_[i];
+        const std::size_t n = batches_[i];
+        void* const first = p.free;
+        void* const last = nth_free(first, n, p.size);
+        p.free = link_of_free(last, p.size);
+        s.free_blocks[i] -= n;
+        depot& d = depots_[i];
+        guard g(d.lock);
+        set_link(last, d.head, p.size);
+        d.head = first;
+        d.count.store(d.count.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
+
+    /// Moves up to a batch from class i's depot to shard s's free list, which is empty (s locked).
+    void take_batch(shard& s, std::size_t i) noexcept {
+        multipool_resource::pool& p = s.pool->pools_[i];
+        depot& d = depots_[i];
+        guard g(d.lock);
+        const std::size_t available = d.count.load(std::memory_order_relaxed);
+        if (available == 0) return;
+        const std::size_t n = available < batches_[i] ? available : batches_[i];
+        void* const first = d.head;
+        void* const last = nth_free(first, n, p.size);
+        d.head = link_of_free(last, p.size);
+        d.count.store(available - n, std::memory_order_relaxed);
+        set_link(last, p.free, p.size);
+        p.free = first;
+        s.free_blocks[i] += n;
+    }
+
+    shard& own_shard() noexcept { return shards_[detail::thread_number() & (shard_count_ - 1)]; }
 
     static std::size_t shards_for(unsigned hardware_threads) noexcept {
         std::size_t n = 4;
@@ -155,12 +266,6 @@ private:
     /// The size classes, read by every thread: those of the shard that holds the upstream's blocks, whose
     /// pools are never used (a working shard's pools share cache lines with its free lists).
     const multipool_resource& class_table() const noexcept { return *shards_[shard_count_].pool; }
-
-    shard& shard_for(std::size_t bytes, std::size_t alignment) noexcept {
-        const multipool_resource& classes = class_table();
-        if (classes.class_of(bytes, alignment) >= classes.pool_count_) return shards_[shard_count_];
-        return shards_[detail::thread_number() & (shard_count_ - 1)];
-    }
 
     template <class F>
     std::size_t sum(F f) noexcept {
@@ -201,6 +306,11 @@ private:
         for (std::size_t s = 0; s < shard_count_ && !RELO_ASAN && reads_as_free && !is_free; ++s) {
             guard g(shards_[s].lock);
             is_free = shards_[s].pool->on_free_list(block, i);
+        }
+        if (!RELO_ASAN && reads_as_free && !is_free) {
+            guard g(depots_[i].lock);
+            for (const void* f = depots_[i].head; f != nullptr && !is_free; f = multipool_resource::link_of(f))
+                is_free = f == block;
         }
         RELO_EXPECTS_MSG(!is_free,
                          "relo::synchronized_multipool_resource::deallocate: %p (class of %zu bytes) is already free: "
