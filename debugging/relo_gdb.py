@@ -212,8 +212,15 @@ class MultipoolResourcePrinter(_Printer):
                                                                large)
 
 
+def _atomic_value(a):
+    """The value of a std::atomic of an integer, which has the integer's layout (libstdc++ and libc++)."""
+    integer = a.type.strip_typedefs().template_argument(0)
+    return int(a.address.reinterpret_cast(integer.pointer()).dereference())
+
+
 class SynchronizedMultipoolResourcePrinter(_Printer):
-    """relo::synchronized_multipool_resource: the shards' totals."""
+    """relo::synchronized_multipool_resource: the totals of its shards and of the threads' bins, as its
+    bytes_in_use() and upstream_bytes() count them."""
 
     def to_string(self):
         count = int(self.val["shard_count_"])
@@ -225,6 +232,17 @@ class SynchronizedMultipoolResourcePrinter(_Printer):
                 if pool is not None:
                     u, _, h, _ = _multipool_totals(pool)
                     in_use, held = in_use + u, held + h
+        classes = self.val["classes_"]
+        if int(classes) != 0:
+            pools = classes.dereference()["pools_"]
+            class_count = int(classes.dereference()["pool_count_"])
+            t = self.val["caches_"]
+            while int(t) != 0:
+                bins = _unique_ptr_get(t.dereference()["bins"])
+                for c in range(class_count):
+                    in_use += _atomic_value(bins[c]["net"]) * int(pools[c]["size"])
+                t = t.dereference()["next"]
+        in_use %= 1 << 64  # (a shard's or a bin's count may run below zero: blocks freed by another thread)
         return "relo::synchronized_multipool_resource: %d shards, %d bytes in use, %d bytes from the upstream" % (
             count, in_use, held)
 

@@ -225,9 +225,8 @@ TEST_F(ResourceHardeningDeathTest, SynchronizedMultipool) {
     r.deallocate(b, 48, 8);
 }
 
-// A block freed by another thread than its allocator's, and moved on to the class's depot (the 64-byte
-// class moves batches of 256: of 2,000 blocks freed in order, those from the 258th to the 1,793rd end up
-// there), is still found free.
+// A block freed by another thread than its allocator's, and moved on to the class's depot (the freeing
+// thread's bin hands it batches, and the rest when the thread ends), is still found free.
 TEST_F(ResourceHardeningDeathTest, SynchronizedMultipoolBlockInTheDepot) {
     relo::synchronized_multipool_resource r;
     std::vector<void*> blocks(2000);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <memory_resource>
 #include <mutex>
 #include <random>
@@ -265,6 +266,91 @@ TEST(SynchronizedMultipoolResource, ReleaseWhileTheDepotHoldsBlocks) {
     for (void* p : blocks) r.deallocate(p, 24, 8);
     r.release();
     EXPECT_EQ(upstream.checked().live_blocks(), 0u);
+}
+
+// release() while another thread, alive but idle, holds freed blocks in its bin: everything goes back to
+// the upstream, and that thread's next allocations come from new chunks.
+TEST(SynchronizedMultipoolResource, ReleaseWhileAnotherThreadsBinHoldsBlocks) {
+    locked_checking_resource upstream;
+    synchronized_multipool_resource r(&upstream);
+    std::mutex m;
+    std::condition_variable cv;
+    int stage = 0;
+    auto wait_for = [&](int s) {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return stage >= s; });
+    };
+    auto advance = [&] {
+        {
+            const std::lock_guard<std::mutex> lock(m);
+            ++stage;
+        }
+        cv.notify_all();
+    };
+    std::thread worker([&] {
+        std::vector<void*> blocks(100);
+        for (void*& p : blocks) p = r.allocate(40, 8);
+        for (void* p : blocks) r.deallocate(p, 40, 8);
+        EXPECT_GT(r.own_bin_blocks(40, 8), 0u);
+        advance();  // 1: the bin holds blocks
+        wait_for(2);
+        EXPECT_EQ(r.own_bin_blocks(40, 8), 0u);
+        for (void*& p : blocks) {
+            p = r.allocate(40, 8);
+            std::memset(p, 9, 40);
+        }
+        for (void* p : blocks) r.deallocate(p, 40, 8);
+    });
+    wait_for(1);
+    r.release();
+    EXPECT_EQ(upstream.checked().live_blocks(), 0u);
+    advance();  // 2: released
+    worker.join();
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+    r.release();
+    EXPECT_EQ(upstream.checked().live_blocks(), 0u);
+}
+
+// One thread on more resources than its table keeps bins for (so bins are given back as it moves between
+// them), some of the resources destroyed while the thread still holds their bins, the thread ending after
+// that: every block comes back, nothing touches a destroyed resource (AddressSanitizer, ThreadSanitizer).
+TEST(SynchronizedMultipoolResource, ThreadsOnManyResourcesSomeDestroyedFirst) {
+    std::vector<std::unique_ptr<synchronized_multipool_resource>> resources;
+    for (int k = 0; k < 7; ++k) resources.push_back(std::make_unique<synchronized_multipool_resource>());
+    std::mutex m;
+    std::condition_variable cv;
+    bool halfway = false, destroyed = false;
+    std::thread worker([&] {
+        std::mt19937 rng(5);
+        auto work = [&](std::size_t first) {
+            for (int round = 0; round < 200; ++round) {
+                synchronized_multipool_resource& r = *resources[first + rng() % (resources.size() - first)];
+                std::vector<void*> blocks(20);
+                const std::size_t bytes = 8 + rng() % 300;
+                for (void*& p : blocks) p = r.allocate(bytes, 8);
+                for (void* p : blocks) r.deallocate(p, bytes, 8);
+            }
+        };
+        work(0);
+        {
+            const std::lock_guard<std::mutex> lock(m);
+            halfway = true;
+        }
+        cv.notify_all();
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return destroyed; });
+        lock.unlock();
+        work(3);  // (resources 0-2 are gone)
+    });
+    {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return halfway; });
+        for (int k = 0; k < 3; ++k) resources[k].reset();
+        destroyed = true;
+    }
+    cv.notify_all();
+    worker.join();
+    for (std::size_t k = 3; k < resources.size(); ++k) EXPECT_EQ(resources[k]->bytes_in_use(), 0u);
 }
 
 }  // namespace

@@ -5,23 +5,25 @@
 //     std::pmr::unordered_set<int> shared(&pool);             // used by several threads (with a lock of its own)
 //     // or one container per thread, all on `pool`: allocate in one thread, free in another
 //
-// Sharded: the resource holds several relo::multipool_resource shards (a power of two, at least four and
-// twice the hardware threads, at most 64), each behind a spin lock; a thread uses the shard its thread
-// number selects, so that threads rarely meet on a lock. A block freed by another thread than the one that
-// allocated it goes to the freeing thread's shard (every shard has the same size classes), so a free never
-// waits for the allocating thread's shard. A shard keeps at most two batches of free blocks a class (a
-// batch: 16 KiB of blocks, at least 16 and at most 1,024 of them); past that it hands a batch to the class's
-// depot, shared by every shard, and a shard whose class has no free block and no room left in its chunk
-// takes a batch from the depot before it asks for a new chunk. So blocks that one thread frees for another
-// (a queue, a pipeline) come back into use by the allocating thread, and the memory held stays bounded by
-// the blocks in use plus two batches a class and shard, whatever the threads do (docs/measurements/
-// memory_resources.md, "Blocks freed by another thread"). Requests larger than the largest class go to the
-// upstream through one more shard under its own lock. The upstream must be thread-safe (the default
-// resource is).
+// Three levels, as the per-thread caches of tcmalloc:
+//   - each thread's bins: per size class, the thread's free blocks, taken and given back with no lock and
+//     no atomic read-modify-write (a table per thread finds the bins of the last four resources it used);
+//   - a depot per class, shared by every thread behind a spin lock: a bin that holds more than two batches
+//     (a batch: 16 KiB of blocks, at least 16 and at most 1,024) hands it one, an empty bin takes one from it
+//     first, and a thread that ends hands it everything its bins held;
+//   - shards (several relo::multipool_resource, a power of two, at least four and twice the hardware
+//     threads, at most 64, each behind a spin lock, selected by the thread's number): they make new
+//     blocks from their chunks, a batch at a time, only when the depot of the class is empty.
+// So a block that one thread frees for another (a queue, a pipeline) comes back into use by the thread
+// that allocates, and the memory held is the blocks in use plus at most two batches per class and thread:
+// docs/measurements/memory_resources.md, "Blocks freed by another thread, and a bin per thread". A
+// thread that is ending (another thread_local's destructor) uses its shard directly. Requests larger than
+// the largest class go to the upstream through one more shard under its own lock. The upstream must be
+// thread-safe (the default resource is).
 //
 // Everything else is relo::multipool_resource's: the options, the classes and their alignment, release()
-// (which must not run while other threads use the resource), winking out, the hardened checks (which lock
-// every shard to find the block's owner).
+// (which must not run while other threads use the resource; their bins are emptied), winking out, the
+// hardened checks (which lock every shard, the depot and every thread's bins to find a double free).
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 #define RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
@@ -32,13 +34,17 @@
 #include <cstdint>
 #include <memory>
 #include <memory_resource>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/resource_base.hpp"
 #include "relo/detail/sanitizers.hpp"
+#include "relo/detail/thread_cache.hpp"
 #include "relo/multipool_resource.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -93,52 +99,59 @@ public:
         : shard_count_(shards_for(std::thread::hardware_concurrency())),
           shards_(new shard[shard_count_ + 1]) {  // (the last one holds the upstream's blocks)
         for (std::size_t i = 0; i <= shard_count_; ++i) shards_[i].pool.emplace(options, upstream);
+        classes_ = &*shards_[shard_count_].pool;
         const std::size_t classes = class_table().pool_count_;
         depots_.reset(new depot[classes]);
         batches_.reset(new std::size_t[classes]);
         for (std::size_t c = 0; c < classes; ++c) batches_[c] = batch_for(class_table().pools_[c].size);
         for (std::size_t i = 0; i < shard_count_; ++i) shards_[i].free_blocks.reset(new std::size_t[classes]());
+        const std::lock_guard<std::mutex> lock(registry_mutex());
+        registry().push_back(this);
     }
 
     synchronized_multipool_resource(const synchronized_multipool_resource&) = delete;
     synchronized_multipool_resource& operator=(const synchronized_multipool_resource&) = delete;
-    ~synchronized_multipool_resource() override { release(); }
-
-    /// As multipool_resource::allocate, from the calling thread's shard.
-    void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        const std::size_t i = class_table().class_of(bytes, alignment);
-        if (i >= class_table().pool_count_) {
-            shard& s = shards_[shard_count_];
-            guard g(s.lock);
-            return s.pool->allocate(bytes, alignment);
+    ~synchronized_multipool_resource() override {
+        {
+            // (From here on a thread that ends gives its bins back to no one: they are deleted below.)
+            const std::lock_guard<std::mutex> lock(registry_mutex());
+            std::vector<synchronized_multipool_resource*>& live = registry();
+            live.erase(std::find(live.begin(), live.end(), this));
         }
-        shard& s = own_shard();
-        guard g(s.lock);
-        const multipool_resource::pool& p = s.pool->pools_[i];
-        if (p.free != nullptr) {
-            --s.free_blocks[i];
-        } else if (p.next == p.end && depots_[i].count.load(std::memory_order_relaxed) != 0) {
-            take_batch(s, i);
-            if (p.free != nullptr) --s.free_blocks[i];
+        release();
+        while (thread_bins* t = caches_) {
+            caches_ = t->next;
+            delete t;
         }
-        return s.pool->allocate_in(i);
     }
 
-    /// As multipool_resource::deallocate; a pool block goes to the calling thread's shard.
-    void deallocate(void* block, std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
-        const multipool_resource& classes = class_table();
-        const std::size_t i = classes.class_of(bytes, alignment);
-        if (i >= classes.pool_count_) {
-            shard& s = shards_[shard_count_];
-            guard g(s.lock);
-            s.pool->deallocate(block, bytes, alignment);
-            return;
-        }
+    /// As multipool_resource::allocate, from the calling thread's bin. (The fast path is inline, as
+    /// multipool_resource's: called out of line, the churn benchmark took 1.3x a multipool per thread.)
+    RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_large(bytes, alignment);
+        const own_bins_ref own = own_bins();
+        if (RELO_UNLIKELY(own.owner == nullptr)) return allocate_from_shard(i);
+        const bins_guard g(*own.owner);
+        bin& b = own.bins[i];
+        void* p = RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(b, i);
+        b.net.store(b.net.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        return p;
+    }
+
+    /// As multipool_resource::deallocate; a pool block goes to the calling thread's bin.
+    RELO_ALWAYS_INLINE void deallocate(void* block, std::size_t bytes,
+                                       std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_large(block, bytes, alignment);
         check_pool_block(block, i, alignment);
-        shard& s = own_shard();
-        guard g(s.lock);
-        s.pool->push_free(block, i);
-        if (RELO_UNLIKELY(++s.free_blocks[i] > 2 * batches_[i])) give_batch(s, i);
+        const own_bins_ref own = own_bins();
+        if (RELO_UNLIKELY(own.owner == nullptr)) return deallocate_to_shard(block, i);
+        const bins_guard g(*own.owner);
+        bin& b = own.bins[i];
+        push(b, block, i);
+        b.net.store(b.net.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+        if (RELO_UNLIKELY(b.count > b.limit)) give_batch_of_bin(b, i);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
@@ -154,6 +167,14 @@ public:
             depots_[c].head = nullptr;
             depots_[c].count.store(0, std::memory_order_relaxed);
         }
+        guard g(caches_lock_);
+        for (thread_bins* t = caches_; t != nullptr; t = t->next) {
+            for (std::size_t c = 0; c < classes; ++c) {
+                t->bins[c].head = nullptr;
+                t->bins[c].count = 0;
+                t->bins[c].net.store(0, std::memory_order_relaxed);
+            }
+        }
     }
 
     /// Free blocks of the class of `bytes` (at `alignment`) waiting in the depot for a thread that
@@ -163,10 +184,26 @@ public:
         return i < class_table().pool_count_ ? depots_[i].count.load(std::memory_order_relaxed) : 0;
     }
 
-    // ---- Introspection (sums over the shards; exact when no other thread allocates or frees meanwhile).
+    // ---- Introspection (sums over the shards and the threads' bins; exact when no other thread allocates
+    // or frees meanwhile).
 
     std::size_t shard_count() const noexcept { return shard_count_; }
-    std::size_t bytes_in_use() noexcept { return sum([](const multipool_resource& p) { return p.bytes_in_use(); }); }
+    std::size_t bytes_in_use() noexcept {
+        std::size_t total = sum([](const multipool_resource& p) { return p.bytes_in_use(); });
+        guard g(caches_lock_);
+        for (const thread_bins* t = caches_; t != nullptr; t = t->next) {
+            for (std::size_t c = 0; c < class_table().pool_count_; ++c)
+                total += static_cast<std::size_t>(t->bins[c].net.load(std::memory_order_relaxed)) * size_of(c);
+        }
+        return total;
+    }
+    /// Free blocks of the class of `bytes` (at `alignment`) in the calling thread's bin, which it takes and
+    /// gives back without a lock (0 for requests that go to the upstream).
+    std::size_t own_bin_blocks(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        const own_bins_ref own = i < class_table().pool_count_ ? own_bins() : own_bins_ref{nullptr, nullptr};
+        return own.owner != nullptr ? own.bins[i].count : 0;
+    }
     std::size_t upstream_bytes() noexcept { return sum([](const multipool_resource& p) { return p.upstream_bytes(); }); }
     const multipool_options& options() const noexcept { return shards_[0].pool->options(); }
 
@@ -194,11 +231,13 @@ private:
 
     std::size_t shard_count_;
     std::unique_ptr<shard[]> shards_;
+    const multipool_resource* classes_ = nullptr;  // class_table()
     std::unique_ptr<depot[]> depots_;          // one per class
     std::unique_ptr<std::size_t[]> batches_;  // per class: the blocks that move between a shard and the depot
 
-    /// The blocks that move between a shard and the depot at a time: 16 KiB of them, 16 to 1,024.
-    /// (4 KiB and 64 KiB measured: docs/measurements/memory_resources.md, "Blocks freed by another thread".)
+    /// The blocks that move between a bin (or a shard) and the depot at a time: 16 KiB of them, 16 to
+    /// 1,024. (4 KiB and 64 KiB measured: docs/measurements/memory_resources.md, "Blocks freed by another
+    /// thread, and a bin per thread".)
     static std::size_t batch_for(std::size_t block_size) noexcept {
         const std::size_t n = (std::size_t{16} << 10) / block_size;
         return n < 16 ? 16 : (n > 1024 ? 1024 : n);
@@ -223,39 +262,264 @@ private:
         detail::poison(b, block_size);
     }
 
-    /// Moves a batch from the front of shard s's free list of class i to the class's depot (s locked).
-    void give_batch(shard& s, std::size_t i) noexcept {
-        multipool_resource::pool& p = s.pool->pools_[i];
-        const std::size_t n = batches_[i];
-        void* const first = p.free;
-        void* const last = nth_free(first, n, p.size);
-        p.free = link_of_free(last, p.size);
-        s.free_blocks[i] -= n;
+    /// Moves the first n blocks of the free list at `head` (n at most its length) to class i's depot.
+    void give_to_depot(void*& head, std::size_t i, std::size_t n) noexcept {
+        const std::size_t size = size_of(i);
+        void* const first = head;
+        void* const last = nth_free(first, n, size);
+        head = link_of_free(last, size);
         depot& d = depots_[i];
         guard g(d.lock);
-        set_link(last, d.head, p.size);
+        set_link(last, d.head, size);
         d.head = first;
         d.count.store(d.count.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     }
 
-    /// Moves up to a batch from class i's depot to shard s's free list, which is empty (s locked).
-    void take_batch(shard& s, std::size_t i) noexcept {
-        multipool_resource::pool& p = s.pool->pools_[i];
+    /// Moves up to n blocks from class i's depot to the front of the free list at `head`; how many.
+    std::size_t take_from_depot(void*& head, std::size_t i, std::size_t n) noexcept {
         depot& d = depots_[i];
         guard g(d.lock);
         const std::size_t available = d.count.load(std::memory_order_relaxed);
-        if (available == 0) return;
-        const std::size_t n = available < batches_[i] ? available : batches_[i];
+        if (available < n) n = available;
+        if (n == 0) return 0;
+        const std::size_t size = size_of(i);
         void* const first = d.head;
-        void* const last = nth_free(first, n, p.size);
-        d.head = link_of_free(last, p.size);
+        void* const last = nth_free(first, n, size);
+        d.head = link_of_free(last, size);
         d.count.store(available - n, std::memory_order_relaxed);
-        set_link(last, p.free, p.size);
-        p.free = first;
-        s.free_blocks[i] += n;
+        set_link(last, head, size);
+        head = first;
+        return n;
+    }
+
+    RELO_NOINLINE void* allocate_large(std::size_t bytes, std::size_t alignment) {
+        shard& s = shards_[shard_count_];
+        guard g(s.lock);
+        return s.pool->allocate(bytes, alignment);
+    }
+    RELO_NOINLINE void deallocate_large(void* block, std::size_t bytes, std::size_t alignment) noexcept {
+        shard& s = shards_[shard_count_];
+        guard g(s.lock);
+        s.pool->deallocate(block, bytes, alignment);
+    }
+
+    /// A pool block of class i back to the calling thread's shard (threads without bins: one that is ending).
+    RELO_NOINLINE void deallocate_to_shard(void* block, std::size_t i) noexcept {
+        shard& s = own_shard();
+        guard g(s.lock);
+        s.pool->push_free(block, i);
+        if (RELO_UNLIKELY(++s.free_blocks[i] > 2 * batches_[i])) {
+            give_to_depot(s.pool->pools_[i].free, i, batches_[i]);
+            s.free_blocks[i] -= batches_[i];
+        }
+    }
+
+    /// A block of class i from the calling thread's shard (threads without bins: one that is ending).
+    RELO_NOINLINE void* allocate_from_shard(std::size_t i) {
+        shard& s = own_shard();
+        guard g(s.lock);
+        multipool_resource::pool& p = s.pool->pools_[i];
+        if (p.free == nullptr && p.next == p.end && depots_[i].count.load(std::memory_order_relaxed) != 0)
+            s.free_blocks[i] += take_from_depot(p.free, i, batches_[i]);
+        if (p.free != nullptr) --s.free_blocks[i];
+        return s.pool->allocate_in(i);
     }
 
     shard& own_shard() noexcept { return shards_[detail::thread_number() & (shard_count_ - 1)]; }
+
+    // ---- The threads' bins: each thread's free blocks of each class, taken and given back without a lock
+    // or an atomic read-modify-write; a bin exchanges a batch at a time with the class's depot, or with
+    // the thread's shard, which makes new blocks from its chunks. A bin holds at most two batches.
+
+    struct bin {
+        void* head = nullptr;  // free blocks, linked and poisoned as on a pool's free list
+        std::size_t count = 0;
+        std::size_t limit = 0;  // two batches: past that, one goes to the depot
+        std::atomic<std::ptrdiff_t> net{0};  // blocks handed out less blocks taken back (bytes_in_use)
+    };
+    struct alignas(64) thread_bins {
+        thread_bins* next = nullptr;  // the resource's list of them (under caches_lock_)
+        bool taken = false;           // by a living thread
+        detail::spin_lock check_lock;  // (hardened builds: the double-free check reads other threads' bins)
+        std::unique_ptr<bin[]> bins;
+    };
+    /// Held by the bins' owner around every use, and by the hardened checks: only where they are on.
+    struct bins_guard {
+        explicit bins_guard(thread_bins& t) noexcept : bins(t) {
+            if constexpr (RELO_PRECONDITIONS_CHECKED) bins.check_lock.lock();
+        }
+        ~bins_guard() {
+            if constexpr (RELO_PRECONDITIONS_CHECKED) bins.check_lock.unlock();
+        }
+        bins_guard(const bins_guard&) = delete;
+        bins_guard& operator=(const bins_guard&) = delete;
+        thread_bins& bins;
+    };
+
+    /// Each thread's bins of the last few resources it used, the one it used last first.
+    struct bins_slot {
+        std::uint64_t resource;  // the resource's id_ (0: none)
+        thread_bins* bins;
+        bin* array;  // bins->bins.get(), one load fewer on the fast path
+    };
+    struct own_bins_ref {
+        thread_bins* owner;  // null: the thread has none (it is ending, or no memory for them)
+        bin* bins;
+    };
+    struct thread_table {
+        static constexpr std::size_t slots = 4;
+        bins_slot slot[slots];
+        bool closed;   // (detail::thread_cache's)
+        bool guarded;
+    };
+    static void give_back_all_bins(thread_table& table) noexcept {
+        for (bins_slot& slot : table.slot) give_back(slot);
+    }
+    using bins_table = detail::thread_cache<thread_table, &synchronized_multipool_resource::give_back_all_bins>;
+
+    detail::spin_lock caches_lock_;
+    thread_bins* caches_ = nullptr;
+    const std::uint64_t id_ = next_id();
+
+    static std::uint64_t next_id() noexcept {
+        static std::atomic<std::uint64_t> last{0};
+        return last.fetch_add(1, std::memory_order_relaxed) + 1;
+    }
+
+    /// The live resources: a thread that ends, or evicts a slot, gives its bins back only to one of them
+    /// (a slot's resource may be gone). Never destroyed: threads may end after static destruction.
+    static std::mutex& registry_mutex() noexcept {
+        static std::mutex* m = new std::mutex;
+        return *m;
+    }
+    static std::vector<synchronized_multipool_resource*>& registry() noexcept {
+        static auto* live = new std::vector<synchronized_multipool_resource*>;
+        return *live;
+    }
+
+    /// The calling thread's bins for this resource.
+    RELO_ALWAYS_INLINE own_bins_ref own_bins() noexcept {
+        thread_table& table = bins_table::state();
+        if (RELO_LIKELY(table.slot[0].resource == id_)) return {table.slot[0].bins, table.slot[0].array};
+        return find_own_bins(table);
+    }
+
+    RELO_NOINLINE own_bins_ref find_own_bins(thread_table& table) noexcept {
+        if (table.closed) return {nullptr, nullptr};
+        for (std::size_t k = 1; k < thread_table::slots; ++k) {
+            if (table.slot[k].resource == id_) {
+                std::swap(table.slot[0], table.slot[k]);
+                return {table.slot[0].bins, table.slot[0].array};
+            }
+        }
+        thread_bins* t = take_vacant_bins();
+        if (t == nullptr) return {nullptr, nullptr};
+        bins_table::arm(table);
+        give_back(table.slot[thread_table::slots - 1]);
+        for (std::size_t k = thread_table::slots - 1; k > 0; --k) table.slot[k] = table.slot[k - 1];
+        table.slot[0] = {id_, t, t->bins.get()};
+        return {t, t->bins.get()};
+    }
+
+    thread_bins* take_vacant_bins() noexcept {
+        guard g(caches_lock_);
+        for (thread_bins* t = caches_; t != nullptr; t = t->next) {
+            if (!t->taken) {
+                t->taken = true;
+                return t;
+            }
+        }
+        auto* t = new (std::nothrow) thread_bins;
+        if (t == nullptr) return nullptr;
+        t->bins.reset(new (std::nothrow) bin[class_table().pool_count_]);
+        if (t->bins == nullptr) {
+            delete t;
+            return nullptr;
+        }
+        for (std::size_t c = 0; c < class_table().pool_count_; ++c) t->bins[c].limit = 2 * batches_[c];
+        t->taken = true;
+        t->next = caches_;
+        caches_ = t;
+        return t;
+    }
+
+    /// Gives a slot's bins back to its resource, if that still lives: their blocks to the depots, and the
+    /// bins to the next thread that needs some. (A resource that was destroyed took its bins along; ids are
+    /// never reused, so another resource at its address is not mistaken for it.)
+    static void give_back(bins_slot& slot) noexcept {
+        if (slot.resource == 0) return;
+        const std::lock_guard<std::mutex> lock(registry_mutex());
+        for (synchronized_multipool_resource* r : registry()) {
+            if (r->id_ == slot.resource) r->vacate(*slot.bins);
+        }
+        slot = {0, nullptr, nullptr};
+    }
+
+    /// Empties t's bins into the depots and makes t vacant (t's thread no longer uses it).
+    void vacate(thread_bins& t) noexcept {
+        {
+            const bins_guard g(t);
+            for (std::size_t i = 0; i < class_table().pool_count_; ++i) {
+                bin& b = t.bins[i];
+                if (b.count != 0) give_to_depot(b.head, i, b.count);
+                b.count = 0;
+            }
+        }
+        guard g(caches_lock_);
+        t.taken = false;
+    }
+
+    std::size_t size_of(std::size_t i) const noexcept { return class_table().pools_[i].size; }
+
+    /// A block of bin b (class i), which has one.
+    RELO_ALWAYS_INLINE void* pop(bin& b, std::size_t i) noexcept {
+        const std::size_t size = size_of(i);
+        void* p = b.head;
+        detail::unpoison(p, size);
+        b.head = multipool_resource::link_of(p);
+        --b.count;
+        return multipool_resource::hand_out(size, p);
+    }
+
+    /// Puts a block of class i on bin b, as a pool's free list holds it.
+    RELO_ALWAYS_INLINE void push(bin& b, void* block, std::size_t i) noexcept {
+        const std::size_t size = size_of(i);
+        multipool_resource::set_word(block, 0, reinterpret_cast<std::uintptr_t>(b.head));
+        if constexpr (RELO_PRECONDITIONS_CHECKED) {
+            if (multipool_resource::has_room_for_mark(size)) multipool_resource::set_word(block, 1, multipool_resource::free_mark);
+        }
+        detail::poison(block, size);
+        b.head = block;
+        ++b.count;
+    }
+
+    /// A batch of bin b (class i), which holds more than two, to the depot.
+    RELO_NOINLINE void give_batch_of_bin(bin& b, std::size_t i) noexcept {
+        give_to_depot(b.head, i, batches_[i]);
+        b.count -= batches_[i];
+    }
+
+    /// Fills the empty bin b (class i) with a batch: from the depot, or from the thread's shard (its free
+    /// blocks, then its newest chunk, then a new chunk); and takes a block of it. Throws std::bad_alloc
+    /// when the upstream does and nothing was found.
+    RELO_NOINLINE void* refill_and_pop(bin& b, std::size_t i) {
+        const std::size_t n = batches_[i];
+        if (depots_[i].count.load(std::memory_order_relaxed) != 0) b.count += take_from_depot(b.head, i, n);
+        if (b.head == nullptr) {
+            shard& s = own_shard();
+            guard g(s.lock);
+            multipool_resource::pool& p = s.pool->pools_[i];
+            for (std::size_t k = 0; k < n; ++k) {
+                if (p.free == nullptr && p.next == p.end && k != 0) break;  // (a new chunk only for the first)
+                if (p.free != nullptr) --s.free_blocks[i];
+                void* block = s.pool->allocate_in(i);
+                --p.in_use;  // (the bin counts its own)
+                push(b, block, i);
+            }
+        }
+        return pop(b, i);
+    }
+
 
     static std::size_t shards_for(unsigned hardware_threads) noexcept {
         std::size_t n = 4;
@@ -265,7 +529,7 @@ private:
 
     /// The size classes, read by every thread: those of the shard that holds the upstream's blocks, whose
     /// pools are never used (a working shard's pools share cache lines with its free lists).
-    const multipool_resource& class_table() const noexcept { return *shards_[shard_count_].pool; }
+    const multipool_resource& class_table() const noexcept { return *classes_; }
 
     template <class F>
     std::size_t sum(F f) noexcept {
@@ -309,13 +573,24 @@ private:
         }
         if (!RELO_ASAN && reads_as_free && !is_free) {
             guard g(depots_[i].lock);
-            for (const void* f = depots_[i].head; f != nullptr && !is_free; f = multipool_resource::link_of(f))
-                is_free = f == block;
+            is_free = on_list(depots_[i].head, block);
+        }
+        if (!RELO_ASAN && reads_as_free && !is_free) {
+            guard g(caches_lock_);
+            for (thread_bins* t = caches_; t != nullptr && !is_free; t = t->next) {
+                const bins_guard b(*t);
+                is_free = on_list(t->bins[i].head, block);
+            }
         }
         RELO_EXPECTS_MSG(!is_free,
                          "relo::synchronized_multipool_resource::deallocate: %p (class of %zu bytes) is already free: "
                          "a double deallocation", block, bytes);
 #endif
+    }
+    static bool on_list(const void* head, const void* block) noexcept {
+        for (const void* f = head; f != nullptr; f = multipool_resource::link_of(f))
+            if (f == block) return true;
+        return false;
     }
 };
 
