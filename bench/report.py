@@ -320,18 +320,26 @@ def experiment_section(e, results, out):
     return lines
 
 
+def summary_subjects(e):
+    """relo's implementations in e's summary: one, or several (a strategy per cell, the fastest)."""
+    subject = e.summary[0]
+    return [subject] if isinstance(subject, str) else list(subject)
+
+
 def relo_against_best_peer(e, results):
     """Per cell of e that ran: (cell, relo's ratio to the fastest peer in the same rounds' medians, that
-    peer). None where the subject or every peer is missing."""
-    subject, peers = e.summary
+    peer, relo's implementation measured: the fastest of the summary's subjects). None where every subject
+    or every peer is missing."""
+    subjects, peers = summary_subjects(e), e.summary[1]
     rows = []
     for (_, cell), per_impl in summarize([r for r in results if r["experiment"] == e.name], e.metric,
                                          e.baseline).items():
         present = [(per_impl[p]["median"], p) for p in peers if p in per_impl]
-        if subject not in per_impl or not present:
+        mine = [(per_impl[s]["median"], s) for s in subjects if s in per_impl]
+        if not mine or not present:
             continue
-        best, peer = min(present)
-        rows.append((cell, per_impl[subject]["median"] / best, peer))
+        (best, peer), (fastest, subject) = min(present), min(mine)
+        rows.append((cell, fastest / best, peer, subject))
     return rows
 
 
@@ -341,8 +349,8 @@ def summary_section(experiments, results):
              "Per experiment: relo's time divided by the fastest other implementation's, per cell (medians of "
              "ratios measured in the same rounds; below 1 relo is faster): the geometric mean over cells, the "
              "range, and in how many cells relo is the fastest. Sections below have every number.", "",
-             "| experiment | cells | relo ÷ fastest peer | range | relo fastest | fastest peer most often |",
-             "|---|---:|---:|---|---:|---|"]
+             "| experiment | cells | relo ÷ fastest peer | range | relo fastest | fastest peer most often | relo as |",
+             "|---|---:|---:|---|---:|---|---|"]
     rows = 0
     for e in experiments:
         if e.summary is None or e.tuning:
@@ -350,15 +358,18 @@ def summary_section(experiments, results):
         cells = relo_against_best_peer(e, results)
         if not cells:
             continue
-        ratios = [r for _, r, _ in cells]
+        ratios = [r for _, r, _, _ in cells]
         mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         low = min(cells, key=lambda c: c[1])
         high = max(cells, key=lambda c: c[1])
         wins = sum(1 for r in ratios if r < 1.0)
-        peers = [p for _, r, p in cells]
+        peers = [p for _, _, p, _ in cells]
         common = max(e.summary[1], key=peers.count)  # ties: the first in the experiment's order
+        used = [s for _, _, _, s in cells]
+        strategies = ", ".join(f"{s} ({used.count(s)})" for s in summary_subjects(e) if s in used) \
+            if len(summary_subjects(e)) > 1 else summary_subjects(e)[0]
         lines.append(f"| {e.title} | {len(cells)} | {mean:.2f} | {low[1]:.2f} ({low[0]}) – {high[1]:.2f} "
-                     f"({high[0]}) | {wins} of {len(cells)} | {common} |")
+                     f"({high[0]}) | {wins} of {len(cells)} | {common} | {strategies} |")
         rows += 1
     return lines + [""] if rows else []
 

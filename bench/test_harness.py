@@ -132,8 +132,9 @@ class FamiliesTest(unittest.TestCase):
                 self.assertIn(e.baseline, e.impls, e.name)
                 self.assertTrue(e.cells, e.name)
                 if e.summary:
-                    self.assertIn(e.summary[0], e.impls, e.name)
-                    self.assertNotIn(e.summary[0], e.summary[1], e.name)
+                    for subject in rr.summary_subjects(e):
+                        self.assertIn(subject, e.impls, e.name)
+                        self.assertNotIn(subject, e.summary[1], e.name)
 
     def test_tuning_sweeps_only_with_tuning(self):
         quick = {e.name for e in experiments_of(fake_context("quick"))}
@@ -246,7 +247,7 @@ class ReportTest(unittest.TestCase):
         # push-only: 0.25 / 0.5 (boost) = 0.5; all/int: 2.0 / 1.0 (std) = 2.0; all/string: a tie with boost
         # (not a win); geometric mean 1.0.
         self.assertEqual(row, "| The thesis's vector environment | 3 | 1.00 | 0.50 (push-only/int/1) – 2.00 "
-                              "(all/int) | 1 of 3 | boost |")
+                              "(all/int) | 1 of 3 | boost | relo |")
         self.assertNotIn("Choosing", summary, "tuning sweeps are not summarized")
 
     def test_targets_name_their_worst_cell_and_whether_they_are_met(self):
@@ -384,6 +385,20 @@ class P0089FamiliesTest(unittest.TestCase):
             "run": (["AS1", "AS2", "AS3", "AS5", "AS7", "AS9", "AS11", "AS13", "relo-sync", "std-sync-pool"],
                     {"bytes": 1}, [])})
         return ctx
+
+    def test_summary_takes_relos_best_strategy_per_cell_and_names_it(self):
+        # Benchmark I: relo's fastest strategy in each cell against the fastest other allocator.
+        results = (synthetic("structures-DS1", "2^6", 3,
+                             {"AS1": [1.0] * 3, "AS3": [0.5] * 3, "AS7": [0.8] * 3, "std-pool": [0.6] * 3})
+                   + synthetic("structures-DS1", "2^10", 3,
+                               {"AS1": [1.0] * 3, "AS3": [0.9] * 3, "AS7": [0.4] * 3, "std-pool": [0.5] * 3}))
+        with tempfile.TemporaryDirectory() as out:
+            report = write_report(out, self.context(), results)
+        summary = report[report.index("## Summary"):report.index("## Targets")]
+        row = next(line for line in summary.splitlines() if line.startswith("| P0089 benchmark I, DS1"))
+        # 2^6: AS3 0.5 / std-pool 0.6 = 0.83; 2^10: AS7 0.4 / 0.5 = 0.80; geometric mean 0.82.
+        self.assertEqual(row, "| P0089 benchmark I, DS1: vector<int> | 2 | 0.82 | 0.80 (2^10) – 0.83 (2^6) | 2 of 2 | "
+                              "std-pool | AS3 (1), AS7 (1) |")
 
     def test_every_scale_has_cells_and_full_gives_an_estimate(self):
         for mode in ("smoke", "quick", "full"):
