@@ -217,6 +217,27 @@ def synchronized_multipool_resource_summary(valobj, internal_dict):
         if pool is not None:
             u, _, h, _ = _multipool_totals(pool)
             in_use, held = in_use + u, held + h
+    # The threads' bins: each counts its blocks in use (a std::atomic of a signed integer, which has the
+    # integer's layout), times its class's size.
+    classes = _member(v, "classes_")
+    if classes.GetValueAsUnsigned():
+        table = classes.Dereference()
+        pools = _member(table, "pools_")
+        pool_type = pools.GetType().GetPointeeType()
+        sizes = [_unsigned(v.CreateValueFromAddress("pool", pools.GetValueAsUnsigned() + c * pool_type.GetByteSize(),
+                                                    pool_type), "size")
+                 for c in range(_unsigned(table, "pool_count_"))]
+        t = _member(v, "caches_")
+        while t.GetValueAsUnsigned():
+            bins_ptr = _member(t.Dereference(), "bins")
+            bin_type = bins_ptr.GetType().GetTemplateArgumentType(0).GetArrayElementType()
+            bins = v.GetProcess().ReadPointerFromMemory(bins_ptr.GetLoadAddress(), lldb.SBError())
+            for c, size in enumerate(sizes):
+                b = v.CreateValueFromAddress("bin", bins + c * bin_type.GetByteSize(), bin_type)
+                net = v.GetProcess().ReadUnsignedFromMemory(_member(b, "net").GetLoadAddress(), 8, lldb.SBError())
+                in_use += (net - (1 << 64) if net >= 1 << 63 else net) * size
+            t = _member(t.Dereference(), "next")
+    in_use %= 1 << 64  # (a shard's or a bin's count may run below zero: blocks freed by another thread)
     return "relo::synchronized_multipool_resource: %d shards, %d bytes in use, %d bytes from the upstream" % (
         count, in_use, held)
 
