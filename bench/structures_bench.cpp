@@ -3,7 +3,8 @@
 //
 //   structures_bench run --impl AS7 --ds 3 --size-log 10 --leaves-log 27
 //       builds DS3 (unordered_set<int>) of 2^10 elements and destroys it, 2^(27 - 10) times; DS5..DS12 have
-//       2^7 leaves per element, so they are built 2^(27 - 7 - 10) times (at least once)
+//       2^7 leaves per element, so they are built 2^(27 - 7 - 10) times (at least once); with --warm 1 every
+//       strategy first builds and destroys one untimed (a long-lived program's memory: warm)
 //   structures_bench list
 //
 // The data structures (the paper's Table 2): DS1 vector<int>, DS2 vector<string>, DS3 unordered_set<int>,
@@ -331,17 +332,10 @@ using strategies = join_t<
 
 /// Builds the structure `iterations` times, each on a fresh state, and destroys it (or winks it out).
 template <class Strategy, class DS>
-double run_structure(std::size_t elements, long iterations) {
+double run_structure(std::size_t elements, long iterations, bool warm) {
     if constexpr (sets_cache_limit<Strategy>::value) relo::set_chunk_cache_limit(Strategy::chunk_cache_limit);
     leaf_source leaves;
-    if constexpr (warms_up<Strategy>::value) {
-        typename Strategy::state state;
-        DS ds(state.template allocator<typename DS::allocator_type>());
-        fill(ds, elements, leaves);
-        keep(ds.size());
-    }
-    const double start = now_seconds();
-    for (long i = 0; i < iterations; ++i) {
+    auto build_and_destroy = [&] {
         typename Strategy::state state;
         alignas(DS) unsigned char storage[sizeof(DS)];
         DS* ds = ::new (static_cast<void*>(storage)) DS(state.template allocator<typename DS::allocator_type>());
@@ -350,7 +344,17 @@ double run_structure(std::size_t elements, long iterations) {
         keep(ds->size());
         if constexpr (!Strategy::winks_out) ds->~DS();
         // (winked out: the state's destructor gives the memory back; nothing in it is destroyed)
+    };
+    if constexpr (warms_up<Strategy>::value) {
+        typename Strategy::state state;
+        DS ds(state.template allocator<typename DS::allocator_type>());
+        fill(ds, elements, leaves);
+        keep(ds.size());
+    } else {
+        if (warm) build_and_destroy();  // (--warm: one untimed build, as a long-lived program has made before)
     }
+    const double start = now_seconds();
+    for (long i = 0; i < iterations; ++i) build_and_destroy();
     return now_seconds() - start;
 }
 
@@ -359,6 +363,7 @@ int run(const options& opt) {
     const int ds = static_cast<int>(opt.number("ds", 1));
     const int size_log = static_cast<int>(opt.number("size-log", 10));
     const int leaves_log = static_cast<int>(opt.number("leaves-log", 20));
+    const bool warm = opt.number("warm", 0) != 0;
     if (ds < 1 || ds > 12) options::usage_error("--ds is 1 to 12");
     if (size_log < 0 || size_log > 24) options::usage_error("--size-log is 0 to 24");
     const int per_element_log = ds <= 4 ? 0 : leaves_per_element_log;
@@ -368,7 +373,9 @@ int run(const options& opt) {
     const bool found = strategies::with(impl, [&](auto s) {
         using Strategy = typename decltype(s)::type;
         structures<Strategy::template allocator>::with(
-            ds, [&](auto d) { t = run_structure<Strategy, typename decltype(d)::type>(std::size_t{1} << size_log, iterations); });
+            ds, [&](auto d) {
+                t = run_structure<Strategy, typename decltype(d)::type>(std::size_t{1} << size_log, iterations, warm);
+            });
     });
     if (!found) options::usage_error("unknown strategy " + impl);
     const double leaves = static_cast<double>(iterations) * static_cast<double>(std::size_t{1} << (size_log + per_element_log));

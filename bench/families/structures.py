@@ -103,6 +103,21 @@ def experiments(ctx):
             "the first timed build, the limit of any strategy in a fresh process.",
             PROGRAM, every, "AS1", cells, summary=(STRATEGIES[2:], peers), section=section, bar_charts=False,
             expected_seconds=expected, targets=TARGETS))
+    warm_cells = [(f"DS{ds}/{label(n)}", ["run", "--ds", str(ds), "--size-log", str(n), "--leaves-log",
+                                          str(leaves_log(ctx, ds)), "--warm", "1"]) for ds, n in WARM_CELLS]
+    warm_peers = [i for i in peers if i != "AS2"]
+    out.append(Experiment(
+        "structures-warm", "P0089 benchmark I after a first build: warm memory",
+        "The cells of benchmark I where the warm floor and the cold one differ most (structures of 2 to 20 MiB "
+        "built once or a few times), with one untimed build and destruction first for every strategy, as a "
+        "long-lived program has made before: what each strategy keeps warm for the next structure. floor: "
+        "allocation at no cost over warm memory.",
+        PROGRAM, ["floor", "AS1", "AS3", "AS4", "AS7", "AS8"] + warm_peers[1:], "AS1", warm_cells,
+        summary=(["AS3", "AS4", "AS7", "AS8"], warm_peers),
+        targets=[Target("relo's best strategy ≤ 1.25× floor (allocation at no cost over warm memory)",
+                        ["AS3", "AS4", "AS7", "AS8"], "floor", 1.25),
+                 Target("relo's best strategy ≤ 1.0× the best other allocator", ["AS3", "AS4", "AS7", "AS8"],
+                        OTHERS, 1.0)]))
     out.append(Experiment(
         "chunk-cache-tuning", "Tuning: relo::chunk_cache_limit()",
         "The chunks each thread keeps for its next local resources: 8 MiB (the default) against none (cache0), "
@@ -117,6 +132,9 @@ def experiments(ctx):
 
 
 TUNING_CELLS = [(2, 6), (2, 12), (2, 16), (3, 10), (3, 16), (6, 6), (6, 10), (8, 8), (12, 6)]
+# Where the floors differ most (the run of 2026-11-25 in docs/measurements/p0089_benchmarks.md: warm floor
+# 2.8-15x below the cold one).
+WARM_CELLS = [(2, 16), (3, 16), (6, 10), (7, 10), (11, 10), (12, 10)]
 
 
 def memory_section(experiment, results, out):
