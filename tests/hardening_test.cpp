@@ -238,6 +238,18 @@ TEST_F(ResourceHardeningDeathTest, SynchronizedMultipoolBlockInTheDepot) {
     EXPECT_DEATH(r.deallocate(blocks[1000], 48, 8), "is already free: a double deallocation");
 }
 
+// try_expand with another alignment than the allocation's names another class (the 16-byte class, where
+// the block is in the 8-byte one), and of a block already freed.
+TEST_F(ResourceHardeningDeathTest, MultipoolTryExpand) {
+    relo::multipool_resource r;
+    void* a = r.allocate(1, 8);
+    EXPECT_DEATH((void)r.try_expand(a, 1, 9, 16),
+                 "relo::multipool_resource::try_expand: " POINTER " is not a block of the 16-byte class at alignment 16");
+    r.deallocate(a, 1, 8);
+    EXPECT_DEATH((void)r.try_expand(a, 1, 8, 8),
+                 "relo::multipool_resource::try_expand: " POINTER " \\(class of 8 bytes\\) is already free");
+}
+
 TEST_F(ResourceHardeningDeathTest, Monotonic) {
     relo::monotonic_resource mono;
     mono.allocate(10, 8);

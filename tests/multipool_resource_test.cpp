@@ -12,6 +12,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -292,10 +293,32 @@ TEST(MultipoolResource, OptionsOutOfRange) {
 TEST(MultipoolResource, TryExpandWithinTheClass) {
     multipool_resource r;
     void* p = r.allocate(40, 8);
-    EXPECT_TRUE(r.try_expand(p, 40, 64));
-    EXPECT_TRUE(r.try_expand(p, 64, 33));
-    EXPECT_FALSE(r.try_expand(p, 64, 65));
+    EXPECT_TRUE(r.try_expand(p, 40, 64, 8));
+    EXPECT_TRUE(r.try_expand(p, 64, 33, 8));
+    EXPECT_FALSE(r.try_expand(p, 64, 65, 8));
     r.deallocate(p, 33, 8);
+}
+
+template <class R, class = void>
+struct expands_without_alignment : std::false_type {};
+template <class R>
+struct expands_without_alignment<R, std::void_t<decltype(std::declval<R&>().try_expand(nullptr, std::size_t{1},
+                                                                                         std::size_t{9}))>>
+    : std::true_type {};
+
+// A block allocated as (1 byte, alignment 8) is in the 8-byte class. try_expand without an alignment took
+// max_align_t's, which named the 16-byte class, and said yes to 9 bytes: one past the block's end (found
+// under AddressSanitizer, a multipool over a monotonic resource). The alignment is now required.
+TEST(MultipoolResource, TryExpandTakesTheAllocationsAlignment) {
+    static_assert(!expands_without_alignment<multipool_resource>::value,
+                  "a try_expand without the allocation's alignment would answer for another class");
+    relo::monotonic_resource mono;
+    multipool_resource r(&mono);
+    auto* p = static_cast<unsigned char*>(r.allocate(1, 8));
+    EXPECT_FALSE(r.try_expand(p, 1, 9, 8));
+    EXPECT_TRUE(r.try_expand(p, 1, 8, 8));
+    p[7] = 1;
+    r.deallocate(p, 8, 8);
 }
 
 // Found by tests/fuzz/multipool_fuzz.cpp: a small block that its alignment sent to the upstream was

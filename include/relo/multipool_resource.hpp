@@ -126,18 +126,21 @@ public:
                                        std::size_t alignment = alignof(std::max_align_t)) noexcept {
         const std::size_t i = class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= pool_count_)) return deallocate_upstream(block, bytes, alignment);
-        check_pool_block(block, i, alignment);
+        check_pool_block(block, i, alignment, "deallocate");
         push_free(block, i);
     }
 
     /// Resizes a block in place: true when the new size falls in the block's size class (nothing to do);
     /// false otherwise, and always for a block passed through to the upstream. (So a relo container's growth
     /// inside a class costs nothing.) old_bytes and alignment must be those of the allocation, as for
-    /// deallocate(): they say which class holds the block.
-    bool try_expand(void* /*block*/, std::size_t old_bytes, std::size_t new_bytes,
-                    std::size_t alignment = alignof(std::max_align_t)) noexcept {
+    /// deallocate(): they say which class holds the block. The alignment has no default: one that differs
+    /// from the allocation's names another class, whose size the block may not have (a block of 1 byte at
+    /// alignment 8 is in the 8-byte class; at max_align_t's 16, 9 bytes would have "fitted").
+    bool try_expand(void* block, std::size_t old_bytes, std::size_t new_bytes, std::size_t alignment) noexcept {
         const std::size_t i = class_of(old_bytes, alignment);
-        return i < pool_count_ && class_of(new_bytes, alignment) == i;
+        if (i >= pool_count_) return false;
+        check_pool_block(block, i, alignment, "try_expand");
+        return class_of(new_bytes, alignment) == i;
     }
 
     /// Gives every chunk and every upstream block back (O(chunks + upstream blocks)); the pools start
@@ -478,18 +481,21 @@ private:
     }
 
     // (The parameters are unused where preconditions are not checked.)
+    /// The hardened checks of deallocate() and try_expand() (`operation`): block is a block of this
+    /// resource, of class i at that alignment, and in use.
     void check_pool_block([[maybe_unused]] void* block, [[maybe_unused]] std::size_t i,
-                          [[maybe_unused]] std::size_t alignment) noexcept {
+                          [[maybe_unused]] std::size_t alignment, [[maybe_unused]] const char* operation) noexcept {
 #if RELO_PRECONDITIONS_CHECKED
         const std::size_t bytes = pools_[i].size;
         const chunk* const c = chunk_of(block);
-        RELO_EXPECTS_MSG(c != nullptr, "relo::multipool_resource::deallocate: %p is not a block of this resource", block);
+        RELO_EXPECTS_MSG(c != nullptr, "relo::multipool_resource::%s: %p is not a block of this resource", operation,
+                         block);
         RELO_EXPECTS_MSG(holds_block_of(c, block, i) && reinterpret_cast<std::uintptr_t>(block) % alignment == 0,
-                         "relo::multipool_resource::deallocate: %p is not a block of the %zu-byte class at "
-                         "alignment %zu (another size or alignment than the allocation's)", block, bytes, alignment);
-        RELO_EXPECTS_MSG(!is_free_block(block, i),
-                         "relo::multipool_resource::deallocate: %p (class of %zu bytes) is already free: a double "
-                         "deallocation", block, bytes);
+                         "relo::multipool_resource::%s: %p is not a block of the %zu-byte class at alignment %zu "
+                         "(another size or alignment than the allocation's)", operation, block, bytes, alignment);
+        const bool freeing = operation[0] == 'd';  // (deallocate)
+        RELO_EXPECTS_MSG(!is_free_block(block, i), "relo::multipool_resource::%s: %p (class of %zu bytes) is already free%s",
+                         operation, block, bytes, freeing ? ": a double deallocation" : "");
 #endif
     }
 };
