@@ -69,8 +69,17 @@ struct in_place_constructor {
     constexpr in_place_constructor(const in_place_constructor<U>&) noexcept {}
     [[noreturn]] T* allocate(std::size_t) { throw_bad_alloc(); }
     void deallocate(T*, std::size_t) noexcept {}
-    friend constexpr bool operator==(in_place_constructor, in_place_constructor) noexcept { return true; }
-    friend constexpr bool operator!=(in_place_constructor, in_place_constructor) noexcept { return false; }
+    // Templates, so that only in_place_constructor itself matches: the container derives from it, and an
+    // ordinary friend taking the base would be found for two inplace_vectors of different capacities, and
+    // chosen through the inaccessible base (a hard error where `a == b` should merely not compile).
+    template <class U, std::enable_if_t<std::is_same_v<U, in_place_constructor>, int> = 0>
+    friend constexpr bool operator==(const U&, const U&) noexcept {
+        return true;
+    }
+    template <class U, std::enable_if_t<std::is_same_v<U, in_place_constructor>, int> = 0>
+    friend constexpr bool operator!=(const U&, const U&) noexcept {
+        return false;
+    }
 };
 
 /// Whether the slots past the elements are annotated under AddressSanitizer (detail/sanitizers.hpp): only

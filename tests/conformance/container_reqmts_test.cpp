@@ -139,9 +139,16 @@ struct less_only {
     bool operator<(const less_only& o) const { return v < o.v; }
     bool operator==(const less_only& o) const { return v == o.v; }
 };
+struct less_without_equality {
+    int v;
+    bool operator<(const less_without_equality& o) const { return v < o.v; }
+    bool operator==(const less_without_equality&) const = delete;
+};
 
-// [container.opt.reqmts]: a <=> b is lexicographical_compare_three_way with synth-three-way, and
-// exists only when synth-three-way does; == exists when T's == does.
+// [container.opt.reqmts]: a <=> b is lexicographical_compare_three_way with synth-three-way, and exists
+// only when synth-three-way does; == is declared whatever T ([vector.syn]), so what the concepts say of a
+// container is what they say of std::vector (Beman's compare test: with < and a deleted ==, <=> and ==
+// are both declared, and std::three_way_comparable is true).
 TYPED_TEST(container_reqmts, three_way_comparison) {
     using X = typename TypeParam::template type<int>;
     for (unsigned seed = 0; seed < 40; ++seed) {
@@ -160,8 +167,11 @@ TYPED_TEST(container_reqmts, three_way_comparison) {
     static_assert(std::same_as<std::compare_three_way_result_t<XD>, std::partial_ordering>);
     using XN = typename TypeParam::template type<no_operators>;
     static_assert(!std::three_way_comparable<XN>, "no <=> when the elements have neither <=> nor <");
-    static_assert(!std::equality_comparable<XN>, "no == when the elements have no ==");
+    static_assert(std::equality_comparable<XN> == std::equality_comparable<std::vector<no_operators>>);
     static_assert(std::equality_comparable<XL> && std::three_way_comparable<XL>);
+    using XW = typename TypeParam::template type<less_without_equality>;
+    static_assert(std::three_way_comparable<XW> == std::three_way_comparable<std::vector<less_without_equality>>);
+    static_assert(std::three_way_comparable<XW>);
     const XL l1{less_only{1}, less_only{2}}, l2{less_only{1}, less_only{3}};
     EXPECT_TRUE((l1 <=> l2) == std::weak_ordering::less);
 }

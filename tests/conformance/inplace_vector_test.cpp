@@ -51,6 +51,17 @@ static_assert(std::is_empty_v<iv<std::string, 0>>);
 static_assert(std::is_trivially_copyable_v<iv<std::string, 0>>);
 static_assert(std::is_trivially_copyable_v<iv<default_only, 0>>);
 #if __cplusplus >= 202002L
+// Two capacities are two types without a == between them: asking answers false. (The allocator-like base's
+// == was found by argument-dependent lookup and chosen through the inaccessible base: a hard error.)
+template <class A, class B>
+concept equality_comparable_across = requires(const A& a, const B& b) { a == b; };
+static_assert(!equality_comparable_across<iv<int, 10>, iv<int, 5>>);
+static_assert(!equality_comparable_across<iv<int, 10>, iv<long, 10>>);
+static_assert(equality_comparable_across<iv<int, 10>, iv<int, 10>>);
+// The mechanism: the base's == matched anything derived from it (Clang, outside a template: "cannot cast
+// 'const inplace_vector<int, 10>' to its private base class").
+struct derived_from_the_base : relo::detail::in_place_constructor<int> {};
+static_assert(!equality_comparable_across<derived_from_the_base, derived_from_the_base>);
 static_assert(std::is_trivially_default_constructible_v<iv<std::string, 0>>);
 #endif
 

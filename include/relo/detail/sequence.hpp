@@ -98,11 +98,6 @@ concept synth_three_way_comparable = std::three_way_comparable<T> || requires(co
     { a < b } -> std::convertible_to<bool>;
     { b < a } -> std::convertible_to<bool>;
 };
-/// Elements a container's == can compare.
-template <class T>
-concept element_equality_comparable = requires(const T& a, const T& b) {
-    { a == b } -> std::convertible_to<bool>;
-};
 #endif
 
 template <class It, class = void>
@@ -467,14 +462,10 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Comparisons (lexicographic, as std::vector's) and swap, found by argument-dependent lookup.
 
-    // In C++20 both are constrained on what the elements offer (as synth-three-way constrains <=>), so
-    // asking std::three_way_comparable or std::equality_comparable of a container whose elements lack
-    // the operator answers false instead of failing to compile.
-    friend RELO_CONSTEXPR20 bool operator==(const Derived& l, const Derived& r)
-#if RELO_HAS_THREE_WAY
-        requires element_equality_comparable<T>
-#endif
-    {
+    // As the standard declares them ([vector.syn], [container.opt.reqmts]): == unconstrained, <=> only
+    // where synth-three-way is (so std::three_way_comparable of a container whose elements have < and a
+    // deleted == is true, as it is of std::vector's).
+    friend RELO_CONSTEXPR20 bool operator==(const Derived& l, const Derived& r) {
         return l.size() == r.size() && std::equal(l.begin(), l.end(), r.begin());
     }
 #if RELO_HAS_THREE_WAY
