@@ -17,6 +17,9 @@
 #ifndef RELO_CHUNK_CACHE_HPP
 #define RELO_CHUNK_CACHE_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <memory_resource>

@@ -22,6 +22,8 @@
 #ifndef RELO_COMMIT_POLICY_HPP
 #define RELO_COMMIT_POLICY_HPP
 
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <cstdint>
 

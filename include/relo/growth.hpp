@@ -13,6 +13,8 @@
 #ifndef RELO_GROWTH_HPP
 #define RELO_GROWTH_HPP
 
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <numeric>

@@ -13,6 +13,9 @@
 #ifndef RELO_MEMORY_RESOURCE_HPP
 #define RELO_MEMORY_RESOURCE_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include "relo/chunk_cache.hpp"
 #include "relo/monotonic_resource.hpp"
 #include "relo/multipool_resource.hpp"

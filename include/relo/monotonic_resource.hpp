@@ -30,6 +30,9 @@
 #ifndef RELO_MONOTONIC_RESOURCE_HPP
 #define RELO_MONOTONIC_RESOURCE_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory_resource>

@@ -39,6 +39,9 @@
 #ifndef RELO_MULTIPOOL_RESOURCE_HPP
 #define RELO_MULTIPOOL_RESOURCE_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -9,6 +9,8 @@
 #ifndef RELO_OPTIONAL_REF_HPP
 #define RELO_OPTIONAL_REF_HPP
 
+#include "relo/detail/requirements.hpp"
+
 #include <memory>
 #include <optional>
 #include <type_traits>

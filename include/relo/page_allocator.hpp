@@ -24,6 +24,9 @@
 #ifndef RELO_PAGE_ALLOCATOR_HPP
 #define RELO_PAGE_ALLOCATOR_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>

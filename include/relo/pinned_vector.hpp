@@ -48,6 +48,9 @@
 #ifndef RELO_PINNED_VECTOR_HPP
 #define RELO_PINNED_VECTOR_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>

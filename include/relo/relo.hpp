@@ -3,6 +3,9 @@
 #ifndef RELO_RELO_HPP
 #define RELO_RELO_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include "relo/commit_policy.hpp"
 #include "relo/growth.hpp"
 #include "relo/inplace_vector.hpp"

@@ -32,6 +32,8 @@
 #ifndef RELO_RELOCATION_HPP
 #define RELO_RELOCATION_HPP
 
+#include "relo/detail/requirements.hpp"
+
 #include <array>
 #include <cstring>
 #include <functional>

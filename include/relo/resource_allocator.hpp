@@ -21,6 +21,8 @@
 #ifndef RELO_RESOURCE_ALLOCATOR_HPP
 #define RELO_RESOURCE_ALLOCATOR_HPP
 
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <limits>
 #include <new>

@@ -28,6 +28,9 @@
 #ifndef RELO_SMALL_VECTOR_HPP
 #define RELO_SMALL_VECTOR_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

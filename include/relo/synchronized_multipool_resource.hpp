@@ -28,6 +28,9 @@
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 #define RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>

@@ -31,6 +31,9 @@
 #ifndef RELO_VECTOR_HPP
 #define RELO_VECTOR_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>

@@ -29,6 +29,9 @@
 #ifndef RELO_VM_ARENA_HPP
 #define RELO_VM_ARENA_HPP
 
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory_resource>
