@@ -66,10 +66,10 @@ cmd_test() {
   # (The benchmark peers are installed by the main command, which the last step runs.)
   # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's; Qt and libc++
   # for the relocation trait's; Clang's runtime (libFuzzer) for the fuzz targets; mingw-w64, Wine and
-  # GoogleTest's sources for the Windows build.
+  # GoogleTest's sources for the Windows build; nlohmann/json and Boost.Graph as real clients.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
     git gdb lldb-14 python3-lldb-14 pkg-config qtbase5-dev libc++-14-dev libc++abi-14-dev libclang-rt-14-dev \
-    googletest g++-mingw-w64-x86-64-posix wine wine64
+    googletest g++-mingw-w64-x86-64-posix wine wine64 nlohmann-json3-dev libboost-graph-dev
   pick_python
   mkdir -p "$ROOT/build"
   # Every compiler and standard pair compiles every test with -Werror; each standard runs in full with at

@@ -1,0 +1,225 @@
+// tests/clients_test.cpp — relo's containers dropped into libraries nobody on the project wrote, through
+// their public interfaces, each checked against the same library on std::vector (the independent model):
+//   - nlohmann/json (Debian's nlohmann-json3-dev): basic_json with relo::vector as its array type;
+//   - Boost.Graph (libboost-graph-dev): an adjacency_list whose edge lists are relo vectors, chosen with a
+//     container_gen selector, under breadth-first search and Dijkstra's shortest paths;
+//   - Boost.Container's allocators (new_allocator) under relo::vector and relo::small_vector.
+// A client that is not installed is left out (tests/CMakeLists.txt says which, at configure time).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "relo/small_vector.hpp"
+#include "relo/vector.hpp"
+
+#if defined(RELO_TEST_NLOHMANN_JSON)
+#include <nlohmann/json.hpp>
+#endif
+#if defined(RELO_TEST_BOOST_CONTAINER)
+#include <boost/container/new_allocator.hpp>
+#endif
+
+#if defined(RELO_TEST_BOOST_GRAPH)
+// Boost.Graph's way to choose a container for its edge lists: a selector, its container_gen, and what
+// boost/pending/container_traits.hpp says of std::vector, said of relo::vector. Boost's templates call
+// container_category and iterator_stability unqualified, before any user code: for a container of another
+// library they are found by argument-dependent lookup only, in the container's namespace.
+#include <boost/pending/container_traits.hpp>
+namespace relo {
+template <class T, class A, class G>
+boost::graph_detail::vector_tag container_category(const vector<T, A, G>&) {
+    return {};
+}
+template <class T, class A, class G>
+boost::graph_detail::unstable_tag iterator_stability(const vector<T, A, G>&) {
+    return {};
+}
+}  // namespace relo
+namespace boost {
+namespace graph_detail {
+template <class T, class A, class G>
+struct container_traits<relo::vector<T, A, G>> {
+    using category = vector_tag;
+    using iterator_stability = unstable_tag;
+};
+}  // namespace graph_detail
+}  // namespace boost
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+struct relo_vecS {};
+namespace boost {
+template <class ValueType>
+struct container_gen<relo_vecS, ValueType> {
+    using type = relo::vector<ValueType>;
+};
+template <>
+struct parallel_edge_traits<relo_vecS> {
+    using type = allow_parallel_edge_tag;
+};
+}  // namespace boost
+#endif
+
+namespace relo_test {
+namespace {
+
+#if defined(RELO_TEST_NLOHMANN_JSON)
+template <class T, class Allocator = std::allocator<T>>
+using relo_vector_for_json = relo::vector<T, Allocator>;
+using relo_json = nlohmann::basic_json<std::map, relo_vector_for_json>;
+using std_json = nlohmann::json;
+
+/// The same random document built in both, by the same calls.
+template <class Json>
+Json random_document(unsigned seed, int depth = 0) {
+    std::mt19937 rng(seed);
+    Json doc = Json::object();
+    const int members = 3 + static_cast<int>(rng() % 5);
+    for (int m = 0; m < members; ++m) {
+        const std::string key = "k" + std::to_string(rng() % 50);
+        switch (rng() % 6) {
+            case 0: doc[key] = static_cast<std::int64_t>(rng() % 100000) - 50000; break;
+            case 1: doc[key] = std::string(rng() % 40, static_cast<char>('a' + rng() % 26)); break;
+            case 2: doc[key] = (rng() % 2) == 0; break;
+            case 3: doc[key] = static_cast<double>(rng() % 1000) / 8.0; break;
+            case 4: {
+                Json array = Json::array();
+                const int n = static_cast<int>(rng() % 30);
+                for (int i = 0; i < n; ++i) array.push_back(static_cast<int>(rng() % 1000));
+                if (n > 3) array.erase(array.begin() + 1);
+                if (n > 5) array.insert(array.begin() + 2, "inserted");
+                doc[key] = std::move(array);
+                break;
+            }
+            default:
+                if (depth < 3) doc[key] = random_document<Json>(seed * 31 + static_cast<unsigned>(m), depth + 1);
+                else doc[key] = nullptr;
+        }
+    }
+    return doc;
+}
+
+TEST(NlohmannJson, DocumentsMatchTheSameOnStdVector) {
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+        const relo_json mine = random_document<relo_json>(seed);
+        const std_json model = random_document<std_json>(seed);
+        const std::string text = mine.dump();
+        ASSERT_EQ(text, model.dump()) << "seed " << seed;
+        EXPECT_EQ(relo_json::parse(text), mine);
+        EXPECT_EQ(relo_json::parse(model.dump(2)).dump(), text);
+        EXPECT_EQ(mine.size(), model.size());
+        const std::vector<std::uint8_t> packed = relo_json::to_cbor(mine);
+        EXPECT_EQ(packed, std_json::to_cbor(model));
+        EXPECT_EQ(relo_json::from_cbor(packed), mine);
+    }
+}
+
+TEST(NlohmannJson, ArraysGrowAndShrinkThroughThePublicInterface) {
+    relo_json array = relo_json::array();
+    std_json model = std_json::array();
+    for (int i = 0; i < 2000; ++i) {
+        array.push_back(i);
+        array.emplace_back(std::to_string(i));
+        model.push_back(i);
+        model.emplace_back(std::to_string(i));
+    }
+    array.erase(array.begin() + 10, array.begin() + 1000);
+    model.erase(model.begin() + 10, model.begin() + 1000);
+    array.insert(array.begin() + 5, {1, 2, 3});
+    model.insert(model.begin() + 5, {1, 2, 3});
+    ASSERT_EQ(array.dump(), model.dump());
+    std::size_t strings = 0;
+    for (const auto& element : array) strings += element.is_string() ? 1 : 0;
+    EXPECT_EQ(strings, 1505u);
+    relo_json copy = array;
+    array.clear();
+    EXPECT_TRUE(array.empty());
+    EXPECT_EQ(copy.dump(), model.dump());
+}
+#endif
+
+#if defined(RELO_TEST_BOOST_GRAPH)
+template <class EdgeList>
+using graph_of = boost::adjacency_list<EdgeList, boost::vecS, boost::directedS, boost::no_property,
+                                       boost::property<boost::edge_weight_t, int>>;
+
+template <class Graph>
+Graph random_graph(unsigned seed, int vertices, int edges) {
+    std::mt19937 rng(seed);
+    Graph g(static_cast<std::size_t>(vertices));
+    for (int e = 0; e < edges; ++e) {
+        const auto from = static_cast<std::size_t>(rng() % static_cast<unsigned>(vertices));
+        const auto to = static_cast<std::size_t>(rng() % static_cast<unsigned>(vertices));
+        boost::add_edge(from, to, static_cast<int>(1 + rng() % 20), g);
+    }
+    return g;
+}
+
+template <class Graph>
+std::pair<std::vector<int>, std::vector<std::size_t>> distances_and_hops(const Graph& g) {
+    const std::size_t n = boost::num_vertices(g);
+    std::vector<int> distance(n);
+    boost::dijkstra_shortest_paths(g, boost::vertex(0, g), boost::distance_map(distance.data()));
+    std::vector<std::size_t> hops(n, 0);
+    boost::breadth_first_search(
+        g, boost::vertex(0, g),
+        boost::visitor(boost::make_bfs_visitor(boost::record_distances(hops.data(), boost::on_tree_edge()))));
+    return {distance, hops};
+}
+
+TEST(BoostGraph, AdjacencyListOnReloVectorsFindsWhatVecSFinds) {
+    for (unsigned seed = 1; seed <= 10; ++seed) {
+        const auto mine = random_graph<graph_of<relo_vecS>>(seed, 300, 1500);
+        const auto model = random_graph<graph_of<boost::vecS>>(seed, 300, 1500);
+        ASSERT_EQ(boost::num_edges(mine), boost::num_edges(model));
+        EXPECT_EQ(distances_and_hops(mine), distances_and_hops(model)) << "seed " << seed;
+    }
+}
+
+TEST(BoostGraph, RemovingEdgesKeepsTheListsConsistent) {
+    auto mine = random_graph<graph_of<relo_vecS>>(7, 100, 600);
+    auto model = random_graph<graph_of<boost::vecS>>(7, 100, 600);
+    for (std::size_t v = 0; v < 100; v += 3) {
+        boost::clear_out_edges(v, mine);
+        boost::clear_out_edges(v, model);
+    }
+    boost::remove_edge(1, 2, mine);
+    boost::remove_edge(1, 2, model);
+    ASSERT_EQ(boost::num_edges(mine), boost::num_edges(model));
+    EXPECT_EQ(distances_and_hops(mine), distances_and_hops(model));
+}
+#endif
+
+#if defined(RELO_TEST_BOOST_CONTAINER)
+TEST(BoostContainer, NewAllocatorUnderReloContainers) {
+    relo::vector<std::string, boost::container::new_allocator<std::string>> strings;
+    relo::small_vector<int, 4, boost::container::new_allocator<int>> ints;
+    std::vector<std::string> model;
+    for (int i = 0; i < 500; ++i) {
+        strings.push_back(std::string(static_cast<std::size_t>(i % 40), 'x') + std::to_string(i));
+        model.push_back(std::string(static_cast<std::size_t>(i % 40), 'x') + std::to_string(i));
+        ints.push_back(i);
+    }
+    strings.erase(strings.begin() + 3, strings.begin() + 100);
+    model.erase(model.begin() + 3, model.begin() + 100);
+    strings.insert(strings.begin() + 7, 5, "five");
+    model.insert(model.begin() + 7, 5, "five");
+    EXPECT_TRUE(std::equal(strings.begin(), strings.end(), model.begin(), model.end()));
+    EXPECT_EQ(ints.size(), 500u);
+    EXPECT_TRUE(ints.is_on_heap());
+    ints.resize(3);
+    ints.shrink_to_fit();
+    EXPECT_FALSE(ints.is_on_heap());
+    EXPECT_EQ(ints[2], 2);
+}
+#endif
+
+}  // namespace
+}  // namespace relo_test
