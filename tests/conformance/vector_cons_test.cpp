@@ -32,6 +32,29 @@ struct declared_later {
 holder_of_later::holder_of_later() = default;
 holder_of_later::~holder_of_later() = default;
 
+// A recursive type with a member that names the vector's reverse iterator while the type is incomplete
+// (Boost.Container's recursive-vector test): in C++20 that checked the iterator concepts of its pointers
+// then, and the answer, false, stayed; ranges of those pointers must still be measured and copied.
+struct recursive_node {
+    int id = 0;
+    relo::vector<recursive_node> children;
+    relo::vector<recursive_node>::const_reverse_iterator last_seen{};
+};
+
+TEST(vector_cons, recursive_type_with_a_reverse_iterator_member) {
+    recursive_node root;
+    for (int i = 0; i < 4; ++i) root.children.push_back(recursive_node{i, {}, {}});
+    root.last_seen = root.children.crbegin();
+    EXPECT_EQ(root.last_seen->id, 3);
+    relo::vector<recursive_node> copy(root.children.begin(), root.children.end());
+    copy.assign(root.children.begin() + 1, root.children.end());
+    copy.insert(copy.begin(), root.children.begin(), root.children.begin() + 2);
+    ASSERT_EQ(copy.size(), 5u);
+    EXPECT_EQ(copy[0].id, 0);
+    EXPECT_EQ(copy[2].id, 1);
+    EXPECT_EQ(copy[4].id, 3);
+}
+
 TEST(vector_cons, incomplete_element_type) {
     tree_node root;
     root.children.push_back(tree_node{1, {}});

@@ -114,21 +114,33 @@ template <class It>
 inline constexpr bool is_input_iterator_v =
     std::is_convertible_v<typename iterator_category_of<It>::type, std::input_iterator_tag>;
 
+// Pointers are measured and classified without the C++20 iterator concepts: a std::reverse_iterator<const
+// T*> member of T itself (a recursive type's const_reverse_iterator) checks them while T is incomplete, and
+// the answer, false, is kept for the rest of the program (Boost.Container's recursive-vector test).
+template <class It>
+struct is_iterator_concept_forward
+    : std::bool_constant<
+#if RELO_HAS_RANGES
+          std::forward_iterator<It> ||
+#endif
+          std::is_convertible_v<typename iterator_category_of<It>::type, std::forward_iterator_tag>> {
+};
+
 /// Multi-pass iterators: the length can be measured before copying.
 template <class It>
-inline constexpr bool is_forward_iterator_v =
-#if RELO_HAS_RANGES
-    std::forward_iterator<It> ||
-#endif
-    std::is_convertible_v<typename iterator_category_of<It>::type, std::forward_iterator_tag>;
+inline constexpr bool is_forward_iterator_v = std::disjunction_v<std::is_pointer<It>, is_iterator_concept_forward<It>>;
 
 template <class It, class Sent>
 RELO_CONSTEXPR20 std::size_t range_length(It first, Sent last) {
+    if constexpr (std::is_pointer_v<It> && std::is_same_v<It, Sent>) {
+        return static_cast<std::size_t>(last - first);
+    } else {
 #if RELO_HAS_RANGES
-    return static_cast<std::size_t>(std::ranges::distance(first, last));
+        return static_cast<std::size_t>(std::ranges::distance(first, last));
 #else
-    return static_cast<std::size_t>(std::distance(first, last));
+        return static_cast<std::size_t>(std::distance(first, last));
 #endif
+    }
 }
 
 template <class Derived, class T, class Alloc>

@@ -127,11 +127,18 @@ RELO_CONSTEXPR20 T* uninitialized_fill_n(A& a, T* dest, std::size_t n, const T& 
 /// Constructs copies of [first, first + n) at dest, from any input iterator (one pass). Returns dest + n.
 /// Contiguous ranges of trivially copyable T become one memcpy.
 template <class It>
-inline constexpr bool is_contiguous_iterator_v =
+struct is_iterator_concept_contiguous
+    : std::bool_constant<
 #if RELO_HAS_RANGES
-    std::contiguous_iterator<It> ||
+          std::contiguous_iterator<It>
+#else
+          false
 #endif
-    std::is_pointer_v<It>;
+          > {
+};
+/// (Pointers first, without the concept: detail/sequence.hpp, range_length, says why.)
+template <class It>
+inline constexpr bool is_contiguous_iterator_v = std::disjunction_v<std::is_pointer<It>, is_iterator_concept_contiguous<It>>;
 
 template <class A, class It, class T>
 RELO_CONSTEXPR20 T* uninitialized_copy_n(A& a, It first, std::size_t n, T* dest) {
