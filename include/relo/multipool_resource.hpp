@@ -21,9 +21,10 @@
 //
 // release() gives every chunk and every upstream block back, in O(chunks + upstream blocks); so does the
 // destructor ("winking out": objects still in the resource are not destroyed, which is correct for those
-// that own nothing but memory from it). The resource itself is 888 bytes: the pools live in it when there
-// are at most 16 (the default options make 10); finer classes or larger blocks take a table of pools from
-// the upstream when the resource is made, given back when it is destroyed. An upstream failure
+// that own nothing but memory from it). The resource itself is under 1 KiB (a test checks): the pools
+// live in it when there are at most 16 (the default options make 10); finer classes or larger blocks take
+// a table of pools from the upstream when the resource is made, given back when it is destroyed. An
+// upstream failure
 // is std::bad_alloc and leaves the resource unchanged. Not thread-safe:
 // relo::synchronized_multipool_resource is.
 //
@@ -256,7 +257,7 @@ private:
     std::pmr::memory_resource* upstream_;
     multipool_options options_;
     // The pools: inside the resource up to inline_pools of them (the default options use 10), so that a
-    // resource made per data structure or per subsystem stays small (888 bytes); more come from the upstream.
+    // resource made per data structure or per subsystem stays small (under 1 KiB); more come from the upstream.
     static constexpr std::size_t inline_pools = 16;
     pool inline_pools_[inline_pools];  // (only the first pool_count_ are set)
     pool* pools_ = inline_pools_;

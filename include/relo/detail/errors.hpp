@@ -8,7 +8,7 @@
 //   std::out_of_range           at(i) with i >= size()
 //   std::invalid_argument       a resource's options out of their documented range
 //   std::bad_optional_access    value() of an empty optional_ref
-// Precondition violations are not errors: RELO_EXPECTS (detail/config.hpp) checks them in hardened and
+// Precondition violations are not errors: RELO_EXPECTS (detail/contracts.hpp) checks them in hardened and
 // debug builds. The throwing functions are out of line and cold, so the paths that call them stay small.
 // Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_ERRORS_HPP
