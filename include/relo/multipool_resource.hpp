@@ -412,11 +412,7 @@ private:
     RELO_ALWAYS_INLINE void* allocate_in(std::size_t i) {
         pool& p = pools_[i];
         ++p.in_use;
-        if (void* b = p.free) {
-            detail::unpoison(b, p.size);
-            p.free = link_of(b);
-            return hand_out(p.size, b);
-        }
+        if (p.free != nullptr) return pop_free(p.free, p.size);
         if (RELO_LIKELY(p.next != p.end)) {
             void* b = p.next;
             p.next += p.size;
@@ -429,12 +425,25 @@ private:
     void push_free(void* block, std::size_t i) noexcept {
         pool& p = pools_[i];
         --p.in_use;  // (per shard it may wrap; the sum over shards is right)
-        set_word(block, 0, reinterpret_cast<std::uintptr_t>(p.free));
+        push_free(p.free, block, p.size);
+    }
+
+    // A free list of blocks of one size, headed by `head`: each linked through its first word, marked in
+    // hardened builds, poisoned under AddressSanitizer. (Also the synchronized resource's bins.)
+    RELO_ALWAYS_INLINE static void push_free(void*& head, void* block, std::size_t block_size) noexcept {
+        set_word(block, 0, reinterpret_cast<std::uintptr_t>(head));
         if constexpr (RELO_PRECONDITIONS_CHECKED) {
-            if (has_room_for_mark(p.size)) set_word(block, 1, free_mark);
+            if (has_room_for_mark(block_size)) set_word(block, 1, free_mark);
         }
-        p.free = block;
-        detail::poison(block, p.size);
+        head = block;
+        detail::poison(block, block_size);
+    }
+    /// The first block of a non-empty free list, taken off it, ready to hand out.
+    RELO_ALWAYS_INLINE static void* pop_free(void*& head, std::size_t block_size) noexcept {
+        void* b = head;
+        detail::unpoison(b, block_size);
+        head = link_of(b);
+        return hand_out(block_size, b);
     }
 
     // ---- Hardened checks (O(log chunks)).

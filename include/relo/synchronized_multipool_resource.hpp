@@ -476,23 +476,13 @@ private:
 
     /// A block of bin b (class i), which has one.
     RELO_ALWAYS_INLINE void* pop(bin& b, std::size_t i) noexcept {
-        const std::size_t size = size_of(i);
-        void* p = b.head;
-        detail::unpoison(p, size);
-        b.head = multipool_resource::link_of(p);
         --b.count;
-        return multipool_resource::hand_out(size, p);
+        return multipool_resource::pop_free(b.head, size_of(i));
     }
 
     /// Puts a block of class i on bin b, as a pool's free list holds it.
     RELO_ALWAYS_INLINE void push(bin& b, void* block, std::size_t i) noexcept {
-        const std::size_t size = size_of(i);
-        multipool_resource::set_word(block, 0, reinterpret_cast<std::uintptr_t>(b.head));
-        if constexpr (RELO_PRECONDITIONS_CHECKED) {
-            if (multipool_resource::has_room_for_mark(size)) multipool_resource::set_word(block, 1, multipool_resource::free_mark);
-        }
-        detail::poison(block, size);
-        b.head = block;
+        multipool_resource::push_free(b.head, block, size_of(i));
         ++b.count;
     }
 
