@@ -133,10 +133,10 @@ public:
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t i = class_table().class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_large(bytes, alignment);
-        const own_bins_ref own = own_bins();
-        if (RELO_UNLIKELY(own.owner == nullptr)) return allocate_from_shard(i);
-        const bins_guard g(*own.owner);
-        bin& b = own.bins[i];
+        thread_bins* const own = own_bins();
+        if (RELO_UNLIKELY(own == nullptr)) return allocate_from_shard(i);
+        const bins_guard g(*own);
+        bin& b = own->bins[i];
         void* p = RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(b, i);
         b.net.store(b.net.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         return p;
@@ -148,13 +148,13 @@ public:
         const std::size_t i = class_table().class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_large(block, bytes, alignment);
         check_pool_block(block, i, alignment);
-        const own_bins_ref own = own_bins();
-        if (RELO_UNLIKELY(own.owner == nullptr)) return deallocate_to_shard(block, i);
-        const bins_guard g(*own.owner);
-        bin& b = own.bins[i];
+        thread_bins* const own = own_bins();
+        if (RELO_UNLIKELY(own == nullptr)) return deallocate_to_shard(block, i);
+        const bins_guard g(*own);
+        bin& b = own->bins[i];
         push(b, block, i);
         b.net.store(b.net.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-        if (RELO_UNLIKELY(b.count > b.limit)) give_batch_of_bin(b, i);
+        if (RELO_UNLIKELY(b.count > 2 * batches_[i])) give_batch_of_bin(b, i);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
@@ -204,8 +204,8 @@ public:
     /// gives back without a lock (0 for requests that go to the upstream).
     std::size_t own_bin_blocks(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
         const std::size_t i = class_table().class_of(bytes, alignment);
-        const own_bins_ref own = i < class_table().pool_count_ ? own_bins() : own_bins_ref{nullptr, nullptr};
-        return own.owner != nullptr ? own.bins[i].count : 0;
+        thread_bins* const own = i < class_table().pool_count_ ? own_bins() : nullptr;
+        return own != nullptr ? own->bins[i].count : 0;
     }
     std::size_t upstream_bytes() noexcept { return sum([](const multipool_resource& p) { return p.upstream_bytes(); }); }
     const multipool_options& options() const noexcept { return shards_[0].pool->options(); }
@@ -337,7 +337,6 @@ private:
     struct bin {
         void* head = nullptr;  // free blocks, linked and poisoned as on a pool's free list
         std::size_t count = 0;
-        std::size_t limit = 0;  // two batches: past that, one goes to the depot
         std::atomic<std::ptrdiff_t> net{0};  // blocks handed out less blocks taken back (bytes_in_use)
     };
     struct alignas(64) thread_bins {
@@ -363,11 +362,6 @@ private:
     struct bins_slot {
         std::uint64_t resource;  // the resource's id_ (0: none)
         thread_bins* bins;
-        bin* array;  // bins->bins.get(), one load fewer on the fast path
-    };
-    struct own_bins_ref {
-        thread_bins* owner;  // null: the thread has none (it is ending, or no memory for them)
-        bin* bins;
     };
     struct thread_table {
         static constexpr std::size_t slots = 4;
@@ -400,28 +394,28 @@ private:
         return *live;
     }
 
-    /// The calling thread's bins for this resource.
-    RELO_ALWAYS_INLINE own_bins_ref own_bins() noexcept {
+    /// The calling thread's bins for this resource, or null (the thread is ending, or no memory for them).
+    RELO_ALWAYS_INLINE thread_bins* own_bins() noexcept {
         thread_table& table = bins_table::state();
-        if (RELO_LIKELY(table.slot[0].resource == id_)) return {table.slot[0].bins, table.slot[0].array};
+        if (RELO_LIKELY(table.slot[0].resource == id_)) return table.slot[0].bins;
         return find_own_bins(table);
     }
 
-    RELO_NOINLINE own_bins_ref find_own_bins(thread_table& table) noexcept {
-        if (table.closed) return {nullptr, nullptr};
+    RELO_NOINLINE thread_bins* find_own_bins(thread_table& table) noexcept {
+        if (table.closed) return nullptr;
         for (std::size_t k = 1; k < thread_table::slots; ++k) {
             if (table.slot[k].resource == id_) {
                 std::swap(table.slot[0], table.slot[k]);
-                return {table.slot[0].bins, table.slot[0].array};
+                return table.slot[0].bins;
             }
         }
         thread_bins* t = take_vacant_bins();
-        if (t == nullptr) return {nullptr, nullptr};
+        if (t == nullptr) return nullptr;
         bins_table::arm(table);
         give_back(table.slot[thread_table::slots - 1]);
         for (std::size_t k = thread_table::slots - 1; k > 0; --k) table.slot[k] = table.slot[k - 1];
-        table.slot[0] = {id_, t, t->bins.get()};
-        return {t, t->bins.get()};
+        table.slot[0] = {id_, t};
+        return t;
     }
 
     thread_bins* take_vacant_bins() noexcept {
@@ -439,7 +433,6 @@ private:
             delete t;
             return nullptr;
         }
-        for (std::size_t c = 0; c < class_table().pool_count_; ++c) t->bins[c].limit = 2 * batches_[c];
         t->taken = true;
         t->next = caches_;
         caches_ = t;
@@ -455,7 +448,7 @@ private:
         for (synchronized_multipool_resource* r : registry()) {
             if (r->id_ == slot.resource) r->vacate(*slot.bins);
         }
-        slot = {0, nullptr, nullptr};
+        slot = {0, nullptr};
     }
 
     /// Empties t's bins into the depots and makes t vacant (t's thread no longer uses it).
