@@ -10,8 +10,11 @@
 //                                                               process: pinned-uncached is pinned with
 //                                                               relo's reservation cache off)
 //   pinned_bench arena   --impl I --n N --size B --cycles C     C times n allocations of B bytes (0: 8..256)
-//                                                               from relo::vm_arena or std::pmr's monotonic
-//                                                               resource, then its reset
+//                [--per-cycle 1]                                from relo::vm_arena or std::pmr's monotonic
+//                                                               resource, then its reset (per-cycle: a
+//                                                               resource made and destroyed each cycle;
+//                                                               vm-arena-uncached is vm-arena with relo's
+//                                                               reservation cache off)
 //   pinned_bench list
 //
 // The implementations: relo::pinned_vector with the default (geometric) commit policy, with huge pages,
@@ -328,33 +331,55 @@ struct arena_virtual {};     // relo::vm_arena through std::pmr::memory_resource
 struct monotonic_virtual {}; // std::pmr::monotonic_buffer_resource over new/delete, through memory_resource*
 
 using arena_impls = table<named<"vm-arena", arena_direct>, named<"vm-arena-pmr", arena_virtual>,
-                          named<"monotonic", monotonic_virtual>>;
+                          named<"monotonic", monotonic_virtual>, named<"vm-arena-uncached", arena_direct>>;
 
-/// `cycles` times: n allocations of `size` bytes (0: sizes from 8 to 256 in a fixed pseudo-random
-/// sequence), 8-aligned, each written once, then a reset of the resource (the arena keeps its pages, as a
-/// loop that reuses it does; the monotonic resource releases its chunks, as it must to be reused). The
-/// time of the last reset is reported apart.
+/// n allocations of `size` bytes (0: sizes from 8 to 256 in a fixed pseudo-random sequence), 8-aligned,
+/// each written once.
+template <class Resource, class Allocate>
+void arena_cycle(Resource& resource, long n, long size, Allocate allocate) {
+    std::uint32_t rng = 12345;
+    for (long i = 0; i < n; ++i) {
+        std::size_t bytes = static_cast<std::size_t>(size);
+        if (size == 0) {
+            rng = rng * 1664525u + 1013904223u;
+            bytes = 8 + ((rng >> 8) & 0xf8);
+        }
+        auto* p = static_cast<volatile char*>(allocate(resource, bytes));
+        *p = static_cast<char>(i);
+    }
+}
+
+/// `cycles` times: arena_cycle(), then a reset of the resource (the arena keeps its pages, as a loop that
+/// reuses it does; the monotonic resource releases its chunks, as it must to be reused). The time of the
+/// last reset is reported apart.
 template <class Resource, class Allocate, class Reset>
 void arena_case(Resource& resource, long n, long size, long cycles, Allocate allocate, Reset reset, json_line& out) {
     double reset_s = 0;
+    const process_counters before = process_counters::read();
     const double start = now_seconds();
     for (long c = 0; c < cycles; ++c) {
-        std::uint32_t rng = 12345;
-        for (long i = 0; i < n; ++i) {
-            std::size_t bytes = static_cast<std::size_t>(size);
-            if (size == 0) {
-                rng = rng * 1664525u + 1013904223u;
-                bytes = 8 + ((rng >> 8) & 0xf8);
-            }
-            auto* p = static_cast<volatile char*>(allocate(resource, bytes));
-            *p = static_cast<char>(i);
-        }
+        arena_cycle(resource, n, size, allocate);
         const double before_reset = now_seconds();
         reset(resource);
         reset_s = now_seconds() - before_reset;
     }
     out.add("time_s", now_seconds() - start).add("reset_s", reset_s);
-    out.add("max_rss_kb", process_counters::read().max_rss_kb);
+    out.add_process_counters(before);
+}
+
+/// `cycles` times: a Resource made of `args`, arena_cycle(), the resource destroyed — a resource per
+/// task, as P0089's benchmark I makes one per data structure.
+template <class Resource, class Allocate, class... Args>
+void arena_per_cycle_case(long n, long size, long cycles, Allocate allocate, json_line& out, const Args&... args) {
+    const process_counters before = process_counters::read();
+    const double start = now_seconds();
+    for (long c = 0; c < cycles; ++c) {
+        Resource resource(args...);
+        arena_cycle(resource, n, size, allocate);
+    }
+    const double seconds = now_seconds() - start;
+    out.add("time_s", seconds).add("per_resource_s", seconds / static_cast<double>(cycles));
+    out.add_process_counters(before);
 }
 
 int run_arena(const options& opt) {
@@ -363,11 +388,23 @@ int run_arena(const options& opt) {
     const long size = opt.number("size", 64);
     const long cycles = opt.number("cycles", 1);
     const auto reservation = static_cast<std::size_t>(opt.number("reserve", 1L << 34));
+    const bool per_cycle = opt.number("per-cycle", 0) != 0;
+    if (impl == "vm-arena-uncached") relo::set_reservation_cache_limit(0);
     json_line out;
     out.add("impl", impl).add("n", n).add("size", size);
+    const auto allocate_virtual = [](std::pmr::memory_resource& a, std::size_t b) { return a.allocate(b, 8); };
     const bool found = arena_impls::with(impl, [&](auto impl_tag) {
         using Impl = typename decltype(impl_tag)::type;
-        if constexpr (std::is_same_v<Impl, arena_direct>) {
+        if (per_cycle) {
+            if constexpr (std::is_same_v<Impl, arena_direct>) {
+                arena_per_cycle_case<relo::vm_arena>(
+                    n, size, cycles, [](relo::vm_arena& a, std::size_t b) { return a.allocate(b, 8); }, out, reservation);
+            } else if constexpr (std::is_same_v<Impl, arena_virtual>) {
+                arena_per_cycle_case<relo::vm_arena>(n, size, cycles, allocate_virtual, out, reservation);
+            } else {
+                arena_per_cycle_case<std::pmr::monotonic_buffer_resource>(n, size, cycles, allocate_virtual, out);
+            }
+        } else if constexpr (std::is_same_v<Impl, arena_direct>) {
             relo::vm_arena arena(reservation);
             arena_case(arena, n, size, cycles, [](relo::vm_arena& a, std::size_t b) { return a.allocate(b, 8); },
                        [](relo::vm_arena& a) { a.reset(); }, out);
@@ -375,14 +412,12 @@ int run_arena(const options& opt) {
             relo::vm_arena arena(reservation);
             std::pmr::memory_resource* r = &arena;
             keep(r);  // (so that the calls stay virtual)
-            arena_case(*r, n, size, cycles, [](std::pmr::memory_resource& a, std::size_t b) { return a.allocate(b, 8); },
-                       [&arena](std::pmr::memory_resource&) { arena.reset(); }, out);
+            arena_case(*r, n, size, cycles, allocate_virtual, [&arena](std::pmr::memory_resource&) { arena.reset(); }, out);
         } else {
             std::pmr::monotonic_buffer_resource monotonic;
             std::pmr::memory_resource* r = &monotonic;
             keep(r);
-            arena_case(*r, n, size, cycles, [](std::pmr::memory_resource& a, std::size_t b) { return a.allocate(b, 8); },
-                       [&monotonic](std::pmr::memory_resource&) { monotonic.release(); }, out);
+            arena_case(*r, n, size, cycles, allocate_virtual, [&monotonic](std::pmr::memory_resource&) { monotonic.release(); }, out);
         }
     });
     if (!found) options::usage_error("unknown implementation " + impl);

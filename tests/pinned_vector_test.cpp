@@ -472,25 +472,36 @@ TEST(PinnedVectorReservationCache, ANewVectorTakesTheLastReleasedReservation) {
     EXPECT_EQ(w.data(), first);
 }
 
-// A cached reservation keeps at most its policy's retained minimum committed (what clear() keeps): the rest
-// is decommitted when it is cached, and a vector taking it starts with that capacity.
-TEST(PinnedVectorReservationCache, KeepsAtMostTheRetainedMinimumCommitted) {
+// Cached reservations keep their committed pages within the thread's budget (32 MiB), each at least its
+// policy's retained minimum (what clear() keeps): the rest is decommitted when it is cached, and a vector
+// taking it starts with that capacity.
+TEST(PinnedVectorReservationCache, KeepsItsCommittedPagesWithinTheBudget) {
     const cache_of cache(4);
+    const std::size_t budget = relo::detail::reservation_cache_committed_budget;
+    const std::size_t minimum = relo::geometric_commit::rule.retained_minimum;
     const int* first = nullptr;
+    const int* second = nullptr;
     {
-        pinned_vector<int> v;
-        for (int i = 0; i < 1000000; ++i) v.push_back(i);
-        ASSERT_GT(v.committed_bytes(), relo::geometric_commit::rule.retained_minimum);
+        pinned_vector<int> v, w;
+        for (std::size_t i = 0; i < budget / sizeof(int) + 1000; ++i) {
+            v.push_back(1);
+            w.push_back(2);
+        }
+        ASSERT_GT(v.committed_bytes(), budget);
         first = v.data();
-    }
-    pinned_vector<int> w;
-    ASSERT_EQ(w.data(), first);
-    EXPECT_EQ(w.committed_bytes(), relo::geometric_commit::rule.retained_minimum);
+        second = w.data();
+    }  // (w goes first: it keeps the budget; v then keeps the minimum)
+    pinned_vector<int> after_v;
+    ASSERT_EQ(after_v.data(), first) << "the most recent first";
+    EXPECT_EQ(after_v.committed_bytes(), minimum);
 #if !defined(_WIN32)
-    EXPECT_EQ(mappings_over(w.data(), w.reserved_bytes() + page()), 2);  // (the 2 MiB, then the rest)
+    EXPECT_EQ(mappings_over(after_v.data(), after_v.reserved_bytes() + page()), 2);  // (the 2 MiB, then the rest)
 #endif
-    w.resize(1000, 7);
-    EXPECT_EQ(std::count(w.begin(), w.end(), 7), 1000);
+    pinned_vector<int> after_w;
+    ASSERT_EQ(after_w.data(), second);
+    EXPECT_EQ(after_w.committed_bytes(), budget);
+    after_w.resize(1000, 7);
+    EXPECT_EQ(std::count(after_w.begin(), after_w.end(), 7), 1000);
 }
 
 TEST(PinnedVectorReservationCache, BoundedPerThreadAndTrimmedOnDemand) {

@@ -19,6 +19,7 @@ APPEND_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-huge", "pinned-p
 LATENCY_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-huge", "pinned-page", "deque"]
 TUNING_IMPLS = ["pinned", "pinned-step2m", "pinned-step8m", "pinned-step512m", "pinned-demand"]
 ARENA_IMPLS = ["monotonic", "vm-arena", "vm-arena-pmr"]
+TASK_ARENA_IMPLS = ["monotonic", "vm-arena", "vm-arena-pmr", "vm-arena-uncached"]
 SHORT_LIVED_IMPLS = ["std", "std-reserve", "relo", "pinned", "pinned-uncached", "deque"]
 DECADES = ["< 1 µs", "< 10 µs", "< 100 µs", "< 1 ms", "< 10 ms", "< 100 ms", "≥ 100 ms"]
 
@@ -47,6 +48,16 @@ def arena_cells(ctx):
              for name, size in (("16B", 16), ("64B", 64), ("mixed", 0))]
     cells.append((f"100B/n={big:.0e}".replace("+0", ""), ["arena", "--n", str(big), "--size", "100"]))
     return cells
+
+
+def task_arena_cells(ctx):
+    """A resource per task: n allocations from a new resource, which is then destroyed; about 10^7
+    allocations per cell."""
+    sizes = ctx.pick({"smoke": [10 ** 3], "quick": [10 ** 3, 10 ** 4, 10 ** 5], "full": [10 ** 2, 10 ** 3, 10 ** 4, 10 ** 5]})
+    allocations = ctx.pick({"smoke": 10 ** 5, "quick": 10 ** 7, "full": 10 ** 7})
+    return [(f"{name}/{label(n)}", ["arena", "--per-cycle", "1", "--reserve", str(64 << 20), "--n", str(n),
+                                    "--size", str(size), "--cycles", str(max(1, allocations // n))])
+            for n in sizes for name, size in (("64B", 64), ("mixed", 0))]
 
 
 def short_lived_cells(ctx):
@@ -105,6 +116,19 @@ def experiments(ctx):
             "The last cell is one cycle of 10^7 objects in 1 GiB, for the time of reset().",
             PROGRAM, ARENA_IMPLS, "monotonic", arena_cells(ctx),
             summary=("vm-arena", ["monotonic"]), section=arena_section),
+        Experiment(
+            "vm-arena-per-task", "An arena per task: relo::vm_arena made and destroyed again and again",
+            "A resource per task, as P0089's benchmark I makes one per data structure: a new resource, n "
+            "allocations (8-byte aligned, each written once), the resource destroyed, repeated (about 10^7 "
+            "allocations per cell) in one process. vm-arena reserves 64 MiB and takes the reservation the last "
+            "arena left in its thread's reservation cache, with its first pages committed "
+            "(relo/warm_memory.hpp); vm-arena-uncached is the same with the cache off (a reservation, its "
+            "commits, their page faults and munmap per arena); monotonic is std::pmr::monotonic_buffer_resource "
+            "over new/delete (glibc's heap keeps its chunks warm). mixed: sizes 8 to 256.",
+            PROGRAM, TASK_ARENA_IMPLS, "monotonic", task_arena_cells(ctx),
+            summary=("vm-arena", ["monotonic"]),
+            targets=[Target("an arena per task ≤ 1.0× std::pmr::monotonic_buffer_resource", "vm-arena",
+                            "monotonic", 1.0)]),
         Experiment(
             "pinned-commit-tuning", "Tuning: the largest commit step, and committing on demand",
             "pinned_vector's geometric policy doubles the committed size up to a largest step (64 MiB by "

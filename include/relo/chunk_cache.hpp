@@ -12,7 +12,8 @@
 // alignment on that thread. The multipool's blocks too large for its classes, passed through to the heap,
 // are kept the same way (a hash table's bucket arrays come back in the same sizes for the next table).
 // Chunks of any other upstream go straight back to it: a user's resource keeps its own policy. The cache
-// gives everything back when its thread ends, or on trim_chunk_cache().
+// gives everything back when its thread ends, or on trim_chunk_cache() (one of relo/warm_memory.hpp's
+// three caches: trim_warm_memory() empties them all).
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_CHUNK_CACHE_HPP
 #define RELO_CHUNK_CACHE_HPP

@@ -7,6 +7,7 @@
 //   relo::synchronized_multipool_resource  the multipool for several threads (sharded)
 //   relo::vm_arena               bump allocation over one reservation of address space
 //   relo::resource_allocator<T, R>  a standard allocator calling resource R directly (no virtual call)
+//   relo::warm_memory(), relo::trim_warm_memory()  what each thread keeps for its next resources
 //
 // Every resource is a std::pmr::memory_resource too (runtime binding).
 // Layer 6, umbrella headers (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -22,5 +23,6 @@
 #include "relo/resource_allocator.hpp"
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vm_arena.hpp"
+#include "relo/warm_memory.hpp"
 
 #endif  // RELO_MEMORY_RESOURCE_HPP

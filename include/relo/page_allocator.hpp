@@ -91,6 +91,7 @@ struct large_block_policy : page_allocator_policy {
     static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
 };
 
+/// (The warm-block cache is one of relo/warm_memory.hpp's three.)
 /// The most committed bytes of released large blocks (on 4 KiB pages) each thread keeps warm for its next
 /// large blocks (default 64 MiB, as much as glibc keeps at the top of its heap once its mmap threshold has
 /// risen; measured in docs/measurements/thresholds.md, "Warm blocks"; 0 keeps none). Applies from the next

@@ -78,8 +78,8 @@ struct max_capacity_t {
 };
 inline constexpr max_capacity_t max_capacity{};
 
-/// The reservation cache (detail/reservation.hpp): a pinned_vector destroyed leaves its reservation, with
-/// its first pages committed (up to its policy's retained minimum, what clear() keeps), to the next pinned_vector of the same
+/// The reservation cache (one of relo/warm_memory.hpp's three): a pinned_vector destroyed leaves its
+/// reservation, with its first pages committed, to the next pinned_vector (or vm_arena) of the same
 /// reservation size and policy made on the same thread, which then makes no system call. Each thread keeps
 /// at most reservation_cache_limit() reservations (default 4, at most 8; 0 keeps none: every reservation
 /// is unmapped when its vector goes); policies with huge pages are never cached.

@@ -21,5 +21,6 @@
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vector.hpp"
 #include "relo/vm_arena.hpp"
+#include "relo/warm_memory.hpp"
 
 #endif  // RELO_RELO_HPP

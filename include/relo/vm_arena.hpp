@@ -44,6 +44,7 @@
 #include "relo/detail/resource_base.hpp"
 #include "relo/detail/reservation.hpp"
 #include "relo/detail/sanitizers.hpp"
+#include "relo/warm_memory.hpp"
 
 namespace relo {
 
@@ -68,20 +69,23 @@ public:
     static constexpr std::size_t default_reservation = std::size_t{1} << (sizeof(void*) >= 8 ? 34 : 28);
 
     /// Reserves default_reservation bytes, halved until it fits where the address space is limited; commits
-    /// nothing. O(1); throws std::bad_alloc when not even a page can be reserved.
+    /// nothing (but what a cached reservation brings: the destructor). O(1); throws std::bad_alloc when not
+    /// even a page can be reserved.
     vm_arena() : vm_arena(default_reservation, geometric_commit::rule, true) {}
-    /// Reserves `bytes` (rounded up to whole pages) and a guard page after them, O(1); throws
-    /// std::bad_alloc naming the size when the system refuses. Pages are committed by `rule`
+    /// Reserves `bytes` (rounded up to whole pages) and a guard page after them, O(1), or takes a cached
+    /// reservation of that size (the destructor); throws std::bad_alloc naming the size when the system refuses. Pages are committed by `rule`
     /// (relo/commit_policy.hpp).
     explicit vm_arena(std::size_t bytes, const commit_rule& rule = geometric_commit::rule)
         : vm_arena(bytes, rule, false) {}
 
     vm_arena(const vm_arena&) = delete;
     vm_arena& operator=(const vm_arena&) = delete;
-    /// Unmaps the reservation, O(1) in the number of allocations; objects still in it are not destroyed.
+    /// Gives the reservation back, O(1) in the number of allocations; objects still in it are not
+    /// destroyed. The thread's reservation cache (relo/warm_memory.hpp) keeps it, with its first pages
+    /// committed, for the next arena or pinned_vector of its size and rule; otherwise it is unmapped.
     ~vm_arena() override {
-        detail::unpoison(base_, committed_);  // (the address range may be mapped again by anyone)
-        reservation::release(base_, reserved_);
+        detail::unpoison(base_, committed_);  // (the pages may be anyone's next)
+        reservation::release_to_cache(base_, reserved_, committed_, rule_);
     }
 
     /// `bytes` at a multiple of `alignment` (a power of two), O(1) and inline. Throws std::bad_alloc when the reservation is
@@ -182,12 +186,19 @@ private:
     std::size_t reserved_ = 0;
     commit_rule rule_;
 
+    /// The reservation comes from the thread's reservation cache when it holds one of this size and rule
+    /// (its committed pages are above the top: poisoned), from the system otherwise.
     vm_arena(std::size_t bytes, const commit_rule& rule, bool shrink_to_fit_address_space) : rule_(rule) {
         std::size_t reserved = bytes == 0 ? 1 : bytes;
-        base_ = shrink_to_fit_address_space ? reservation::reserve_at_most(reserved, 1, rule_)
-                                            : reservation::reserve(reserved, rule_);
+        std::size_t committed = 0;
+        base_ = reservation::take_cached(reserved, rule_, committed);
+        if (base_ == nullptr) {
+            base_ = shrink_to_fit_address_space ? reservation::reserve_at_most(reserved, 1, rule_)
+                                                : reservation::reserve(reserved, rule_);
+        }
         reserved_ = reserved;
         top_ = committed_end_ = high_water_ = base_;
+        set_committed(committed);
     }
 
     /// Records the committed size. Pages committed afresh are poisoned (they are above the top); pages

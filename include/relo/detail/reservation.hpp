@@ -13,13 +13,12 @@
 // advised MADV_HUGEPAGE and commits end on huge-page boundaries. A range always has two mappings (the
 // committed prefix, the rest with the guard page), or one when nothing or everything is committed.
 //
-// The reservation cache: a container that gives its reservation back (release_to_cache) leaves it to the
-// next container of the same size and rule on the same thread (take_cached), with its first pages still
-// committed, up to the rule's retained_minimum (what clear() keeps; 2 MiB by default): a short-lived
-// pinned_vector then makes no system call and faults no fresh page. Each thread keeps at most reservation_cache_limit()
-// reservations (4 by default; measured in docs/measurements/pinned_vector.md), LIFO, and gives them back
-// when it ends or on trim_reservation_cache(). Rules with huge pages are not cached (a range once advised
-// MADV_HUGEPAGE keeps the advice).
+// The reservation cache: a pinned_vector or vm_arena that gives its reservation back (release_to_cache)
+// leaves it to the next one of the same size and rule on the same thread (take_cached), with its first
+// pages still committed (within a per-thread budget, and at least the rule's retained minimum): a
+// short-lived container or arena then makes no system call and faults no fresh page. The bounds, and how
+// to trim the cache, are relo/warm_memory.hpp's. Rules with huge pages are not cached (a range once
+// advised MADV_HUGEPAGE keeps the advice).
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_RESERVATION_HPP
 #define RELO_DETAIL_RESERVATION_HPP
@@ -39,6 +38,11 @@ namespace relo::detail {
 /// The most reservations each thread keeps (relo::set_reservation_cache_limit: at most this many slots).
 inline constexpr std::size_t reservation_cache_slots = 8;
 inline std::atomic<std::size_t> reservation_cache_limit_count{4};
+/// The committed bytes each thread's cached reservations keep beyond their rules' retained minimums: an
+/// arena or pinned_vector per task of up to 32 MiB then faults no page again (16 MiB per reservation was
+/// 0.05-0.07x std::pmr's monotonic resource per task of 6-13 MiB, the 2 MiB minimum alone 1.0-1.1x:
+/// docs/measurements/memory_resources.md, "Warm memory").
+inline constexpr std::size_t reservation_cache_committed_budget = std::size_t{32} << 20;
 
 /// One thread's cached reservations (a detail/thread_cache.hpp state: emptied when the thread ends, after
 /// which reservations go straight back to the system).
@@ -47,7 +51,7 @@ struct reservation_cache_state {
         char* base;
         std::size_t reserved;
         std::size_t committed;
-        const commit_rule* rule;
+        commit_rule rule;  // (by value: a vm_arena holds its own copy)
     };
     entry entries[reservation_cache_slots];
     std::size_t count;
@@ -102,7 +106,7 @@ struct reservation {
         reservation_cache_state& c = reservation_cache();
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: its pages are the warmest)
             const reservation_cache_state::entry e = c.entries[i];
-            if (e.reserved != rounded || e.rule != &rule) continue;
+            if (e.reserved != rounded || !same_rule(e.rule, rule)) continue;
             remove_cached(c, i);
             bytes = rounded;
             committed = e.committed;
@@ -111,8 +115,9 @@ struct reservation {
         return nullptr;
     }
 
-    /// Gives a reservation back: to this thread's cache, its committed prefix cut to the rule's retained
-    /// minimum, when the cache has room and the rule uses no huge pages; to the system otherwise.
+    /// Gives a reservation back: to this thread's cache, when the cache may keep reservations and the rule
+    /// uses no huge pages, with its committed prefix cut to what the cache's committed budget has left (but
+    /// never below the rule's retained minimum); to the system otherwise.
     static void release_to_cache(char* base, std::size_t reserved, std::size_t committed, const commit_rule& rule) noexcept {
         if (base == nullptr) return;
         reservation_cache_state& c = reservation_cache();
@@ -123,9 +128,11 @@ struct reservation {
             remove_cached(c, 0);
         }
         reservation_thread_cache::arm(c);
-        const std::size_t kept =
-            committed > rule.retained_minimum ? decommit_beyond(base, committed, rule.retained_minimum, rule) : committed;
-        c.entries[c.count++] = {base, reserved, kept, &rule};
+        const std::size_t held = cached_bytes(c);
+        const std::size_t left = held < reservation_cache_committed_budget ? reservation_cache_committed_budget - held : 0;
+        const std::size_t keep = left > rule.retained_minimum ? left : rule.retained_minimum;
+        const std::size_t kept = committed > keep ? decommit_beyond(base, committed, keep, rule) : committed;
+        c.entries[c.count++] = {base, reserved, kept, rule};
     }
 
     /// Unmaps every reservation of the thread's cache.
@@ -176,7 +183,19 @@ struct reservation {
         return uses_huge_pages(bytes, rule) ? os::round_up_to_huge_pages(bytes) : os::round_up_to_pages(bytes);
     }
 
+    /// The committed bytes of the thread's cached reservations.
+    static std::size_t cached_bytes(const reservation_cache_state& c) noexcept {
+        std::size_t bytes = 0;
+        for (std::size_t i = 0; i < c.count; ++i) bytes += c.entries[i].committed;
+        return bytes;
+    }
+
 private:
+    static bool same_rule(const commit_rule& a, const commit_rule& b) noexcept {
+        return a.first_step == b.first_step && a.max_step == b.max_step &&
+               a.huge_page_threshold == b.huge_page_threshold && a.retained_minimum == b.retained_minimum;
+    }
+
     static void remove_cached(reservation_cache_state& c, std::size_t i) noexcept {
         for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
         --c.count;

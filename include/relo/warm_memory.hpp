@@ -1,0 +1,70 @@
+// relo/warm_memory.hpp — what relo keeps for a thread's next containers and resources, as one policy.
+//
+// A long-lived program builds and destroys containers and local resources again and again; the memory one
+// gives back is what the next one asks for. Given back to the system (or to a heap that trims), it is
+// faulted in and zeroed again page by page. So what relo gives back stays with the thread that gives it
+// back, in three bounded caches (detail/thread_cache.hpp: thread_local, no lock, emptied when the thread
+// ends), one per kind of memory:
+//
+//   kind           given back by                        taken by the next          bound (default)
+//   chunks         monotonic, multipool and             resource's chunk of the    chunk_cache_limit() bytes
+//                  synchronized multipool resources     same size                  (8 MiB)
+//                  over the global heap (chunk_cache.hpp)
+//   large blocks   page_allocator (relo::vector's,      large block its            large_block_cache_limit()
+//                  small_vector's heap storage)         reservation holds          committed bytes (64 MiB)
+//   reservations   pinned_vector, vm_arena              reservation of the same    reservation_cache_limit()
+//                                                       size and commit rule       reservations (4), their
+//                                                                                  committed pages up to
+//                                                                                  32 MiB, each at least its
+//                                                                                  rule's retained minimum
+//                                                                                  (2 MiB by default)
+//
+// With the defaults a thread keeps at most 8 + 64 + 32 + 4 x 2 = 112 MiB warm (resident where it was
+// written; tests/warm_memory_test.cpp checks the sum). Each bound was measured where it is set; the
+// policy, its cost and its measurements are docs/measurements/memory_resources.md, "Warm memory". Each
+// bound is set process-wide (0 turns that cache off) and applies from the next give-back;
+// trim_warm_memory() gives the calling thread's caches back now, warm_memory() says what they hold.
+// Memory of a user's own upstream resource is never cached: it keeps its own policy.
+// Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
+#ifndef RELO_WARM_MEMORY_HPP
+#define RELO_WARM_MEMORY_HPP
+
+#define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
+#include "relo/detail/requirements.hpp"
+
+#include <cstddef>
+
+#include "relo/chunk_cache.hpp"
+#include "relo/detail/large_block.hpp"
+#include "relo/detail/reservation.hpp"
+
+namespace relo {
+
+/// What the calling thread keeps warm, in bytes of memory (committed, resident where it was written).
+struct warm_memory_held {
+    std::size_t chunk_bytes;        // the chunk cache's
+    std::size_t large_block_bytes;  // the warm-block cache's committed bytes
+    std::size_t reservation_bytes;  // the reservation cache's committed bytes
+    std::size_t reservations;       // the reservation cache's reservations (address space, no memory beyond the above)
+
+    std::size_t total() const noexcept { return chunk_bytes + large_block_bytes + reservation_bytes; }
+};
+
+/// What the calling thread's three caches hold. O(1) in what was allocated (reads at most 8 entries).
+inline warm_memory_held warm_memory() noexcept {
+    const detail::reservation_cache_state& reservations = detail::reservation_cache();
+    return {detail::chunk_cache().held, detail::warm_block_cache().held,
+            detail::reservation::cached_bytes(reservations), reservations.count};
+}
+
+/// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and
+/// reservations to the system. (Each thread's caches are also emptied when it ends.)
+inline void trim_warm_memory() noexcept {
+    detail::empty_chunk_cache(detail::chunk_cache());
+    detail::large_block::empty_cache(detail::warm_block_cache());
+    detail::reservation::empty_cache(detail::reservation_cache());
+}
+
+}  // namespace relo
+
+#endif  // RELO_WARM_MEMORY_HPP
