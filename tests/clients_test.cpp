@@ -1,6 +1,8 @@
 // tests/clients_test.cpp — relo's containers dropped into libraries nobody on the project wrote, through
 // their public interfaces, each checked against the same library on std::vector (the independent model):
-//   - nlohmann/json (Debian's nlohmann-json3-dev): basic_json with relo::vector as its array type;
+//   - nlohmann/json (Debian's nlohmann-json3-dev): basic_json with relo::vector as its array type, and with
+//     an insertion-ordered map built on relo::vector as its object type (as nlohmann's ordered_map is on
+//     std::vector: it returns `{--this->end(), true}` and erases elements whose key is const);
 //   - Boost.Graph (libboost-graph-dev): an adjacency_list whose edge lists are relo vectors, chosen with a
 //     container_gen selector, under breadth-first search and Dijkstra's shortest paths;
 //   - Boost.Container's allocators (new_allocator) under relo::vector and relo::small_vector.
@@ -8,7 +10,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <map>
+#include <stdexcept>
+#include <type_traits>
 #include <random>
 #include <string>
 #include <utility>
@@ -76,6 +82,94 @@ using relo_vector_for_json = relo::vector<T, Allocator>;
 using relo_json = nlohmann::basic_json<std::map, relo_vector_for_json>;
 using std_json = nlohmann::json;
 
+/// An object type that keeps members in insertion order, a relo::vector of (key, value) pairs searched
+/// linearly, with the members basic_json calls: the idioms of nlohmann's ordered_map, which is the same on
+/// std::vector (nlohmann::ordered_json, the model below).
+template <class Key, class T, class IgnoredLess = std::less<Key>,
+          class Allocator = std::allocator<std::pair<const Key, T>>>
+struct relo_ordered_map : relo::vector<std::pair<const Key, T>, Allocator> {
+    using container = relo::vector<std::pair<const Key, T>, Allocator>;
+    using key_type = Key;
+    using mapped_type = T;
+    using typename container::const_iterator;
+    using typename container::iterator;
+    using typename container::size_type;
+    using typename container::value_type;
+    using key_compare = std::equal_to<>;
+
+    relo_ordered_map() = default;
+    explicit relo_ordered_map(const Allocator& alloc) : container(alloc) {}
+    template <class It>
+    relo_ordered_map(It first, It last, const Allocator& alloc = Allocator()) : container(first, last, alloc) {}
+    relo_ordered_map(std::initializer_list<value_type> init, const Allocator& alloc = Allocator())
+        : container(init, alloc) {}
+
+    template <class K>
+    iterator find(const K& key) {
+        return std::find_if(this->begin(), this->end(), [&](const value_type& m) { return m.first == key; });
+    }
+    template <class K>
+    const_iterator find(const K& key) const {
+        return std::find_if(this->begin(), this->end(), [&](const value_type& m) { return m.first == key; });
+    }
+    template <class K>
+    size_type count(const K& key) const {
+        return find(key) == this->end() ? 0 : 1;
+    }
+    template <class K, class V>
+    std::pair<iterator, bool> emplace(K&& key, V&& value) {
+        const iterator found = find(key);
+        if (found != this->end()) return {found, false};
+        container::emplace_back(std::forward<K>(key), std::forward<V>(value));
+        return {--this->end(), true};  // (a prvalue pointer could not be decremented)
+    }
+    std::pair<iterator, bool> insert(const value_type& member) { return emplace(member.first, member.second); }
+    std::pair<iterator, bool> insert(value_type&& member) { return emplace(member.first, std::move(member.second)); }
+    template <class It>
+    void insert(It first, It last) {
+        for (; first != last; ++first) insert(*first);
+    }
+    template <class K>
+    T& operator[](K&& key) {
+        return emplace(std::forward<K>(key), T{}).first->second;
+    }
+    template <class K>
+    T& at(const K& key) {
+        const iterator found = find(key);
+        if (found == this->end()) throw std::out_of_range("relo_ordered_map::at: no such key");
+        return found->second;
+    }
+    template <class K>
+    const T& at(const K& key) const {
+        const const_iterator found = find(key);
+        if (found == this->end()) throw std::out_of_range("relo_ordered_map::at: no such key");
+        return found->second;
+    }
+    // A member's key is const and its value may throw when copied: the members after an erased one can be
+    // neither assigned nor relocated, so they are rebuilt (keys copied, values moved).
+    iterator erase(const_iterator first, const_iterator last) {
+        const auto at = first - this->cbegin();
+        container rest(this->get_allocator());
+        rest.reserve(this->size() - static_cast<size_type>(last - first));
+        for (iterator it = this->begin(); it != this->end(); ++it) {
+            if (it < first || it >= last) rest.emplace_back(it->first, std::move(it->second));
+        }
+        container::swap(rest);
+        return this->begin() + at;
+    }
+    iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
+    template <class K, std::enable_if_t<!std::is_convertible_v<K, const_iterator>, int> = 0>
+    size_type erase(const K& key) {
+        const iterator found = find(key);
+        if (found == this->end()) return 0;
+        erase(found);
+        return 1;
+    }
+};
+
+using relo_ordered_json = nlohmann::basic_json<relo_ordered_map, relo_vector_for_json>;
+using std_ordered_json = nlohmann::ordered_json;
+
 /// The same random document built in both, by the same calls.
 template <class Json>
 Json random_document(unsigned seed, int depth = 0) {
@@ -142,6 +236,31 @@ TEST(NlohmannJson, ArraysGrowAndShrinkThroughThePublicInterface) {
     array.clear();
     EXPECT_TRUE(array.empty());
     EXPECT_EQ(copy.dump(), model.dump());
+}
+
+TEST(NlohmannJson, OrderedObjectsOnReloVectorsMatchOrderedJson) {
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+        relo_ordered_json mine = random_document<relo_ordered_json>(seed);
+        std_ordered_json model = random_document<std_ordered_json>(seed);
+        ASSERT_EQ(mine.dump(), model.dump()) << "seed " << seed << ": members in insertion order";
+        // Members erased by key and by iterator, replaced, and looked up, in both.
+        for (const char* key : {"k1", "k7", "k13", "k21", "k34"}) {
+            EXPECT_EQ(mine.erase(key), model.erase(key));
+            mine[key] = seed;
+            model[key] = seed;
+        }
+        if (!model.empty()) {
+            mine.erase(mine.begin());
+            model.erase(model.begin());
+        }
+        ASSERT_EQ(mine.dump(), model.dump()) << "seed " << seed;
+        EXPECT_EQ(mine.contains("k13"), model.contains("k13"));
+        EXPECT_EQ(mine.at("k21"), relo_ordered_json(seed));
+        EXPECT_EQ(relo_ordered_json::parse(model.dump()).dump(), model.dump());
+        mine.update(relo_ordered_json::parse(R"({"k1": "updated", "new": [1, 2]})"));
+        model.update(std_ordered_json::parse(R"({"k1": "updated", "new": [1, 2]})"));
+        EXPECT_EQ(mine.dump(), model.dump());
+    }
 }
 #endif
 

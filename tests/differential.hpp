@@ -90,7 +90,10 @@ private:
     void check(const V& v, const std::vector<int>& model, bool count_live = true) {
         ASSERT_EQ(v.size(), model.size()) << last_;
         ASSERT_GE(v.capacity(), v.size()) << last_;
-        ASSERT_EQ(v.data() + v.size(), v.end()) << last_;
+        ASSERT_EQ(static_cast<std::size_t>(v.end() - v.begin()), v.size()) << last_;
+        if (!v.empty()) {
+            ASSERT_EQ(std::addressof(*v.begin()), v.data()) << last_;
+        }
         if (K::counting && count_live) {
             ASSERT_EQ(K::live() - live_at_start_, static_cast<long>(model.size())) << last_;
         }

@@ -98,7 +98,7 @@ static_assert(!std::is_move_constructible_v<inplace_vector<immovable, 4>>);
 static_assert(!std::is_copy_constructible_v<inplace_vector<immovable, 4>>);
 
 static_assert(inplace_vector<int, 7>::capacity() == 7 && inplace_vector<int, 7>::max_size() == 7);
-static_assert(std::is_same_v<inplace_vector<int, 7>::iterator, int*>);
+static_assert(std::is_same_v<decltype(std::declval<inplace_vector<int, 7>::iterator>().operator->()), int*>);
 static_assert(std::is_same_v<inplace_vector<int, 7>::value_type, int>);
 
 // ---- Usable in constant expressions (C++20) for trivial element types.

@@ -563,8 +563,51 @@ TYPED_TEST_P(SequenceTest, ElementAccess) {
     std::vector<int> model = this->iota(this->small(6));
     std::reverse(model.begin(), model.end());
     EXPECT_EQ(reversed, model);
-    EXPECT_EQ(cc.cbegin(), cc.data());
+    EXPECT_EQ(std::addressof(*cc.cbegin()), cc.data());
     EXPECT_EQ(cc.crbegin().base(), cc.cend());
+}
+
+// Iterators are classes over one pointer (detail/iterator.hpp): what real code does with std::vector's.
+TYPED_TEST_P(SequenceTest, IteratorsBehaveAsStdVectorsDo) {
+    RELO_SUITE_TYPES;
+    using It = typename C::iterator;
+    using CIt = typename C::const_iterator;
+    static_assert(sizeof(It) == sizeof(void*) && std::is_trivially_copyable_v<It>);
+    static_assert(std::is_convertible_v<It, CIt> && !std::is_convertible_v<CIt, It>);
+    static_assert(std::is_same_v<typename std::iterator_traits<It>::iterator_category, std::random_access_iterator_tag>);
+#if RELO_HAS_RANGES
+    static_assert(std::contiguous_iterator<It> && std::contiguous_iterator<CIt>);
+    static_assert(std::ranges::contiguous_range<C>);
+#endif
+    EXPECT_EQ(It{}, It{}) << "value-initialized iterators compare equal";
+    if (!this->holds(5)) return;
+    C c = this->make(this->iota(4));
+    const std::size_t n = c.size();
+    // Decrementing and incrementing the prvalues begin() and end() (a pointer could not).
+    EXPECT_EQ(K::key(*--c.end()), static_cast<int>(n));
+    EXPECT_EQ(K::key(*++c.begin()), 2);
+    It it = c.begin();
+    EXPECT_EQ(K::key(*it++), 1);
+    EXPECT_EQ(K::key(*it--), 2);
+    EXPECT_EQ(it, c.begin());
+    it += 2;
+    EXPECT_EQ(K::key(it[-1]), 2);
+    EXPECT_EQ(K::key(*(1 + it)), 4);
+    EXPECT_EQ(K::key(*(it - 2)), 1);
+    // Mixed iterator / const_iterator arithmetic and ordering.
+    const CIt cit = c.cend();
+    EXPECT_EQ(static_cast<std::size_t>(cit - c.begin()), n);
+    EXPECT_EQ(static_cast<std::size_t>(c.end() - c.cbegin()), n);
+    EXPECT_TRUE(c.begin() < cit && cit > c.begin() && c.begin() <= c.cbegin() && cit >= c.end());
+    EXPECT_TRUE(c.end() == cit && !(c.begin() != c.cbegin()));
+    EXPECT_EQ(std::addressof(*c.begin()), c.data());
+    EXPECT_EQ(c.begin().operator->(), c.data());
+    // The positions insert and erase return are the container's iterators, usable at once.
+    It inserted = c.insert(c.cbegin() + 1, K::make(40));
+    EXPECT_EQ(K::key(*inserted), 40);
+    It after = c.erase(inserted);
+    EXPECT_EQ(K::key(*after), 2);
+    EXPECT_EQ(this->keys(c), this->iota(n));
 }
 
 TYPED_TEST_P(SequenceTest, ComparisonsAndSwap) {
@@ -615,8 +658,8 @@ TYPED_TEST_P(SequenceTest, EraseAndEraseIf) {
 REGISTER_TYPED_TEST_SUITE_P(SequenceTest, DefaultConstructedIsEmpty, CountConstructorsAndResize, ResizeForOverwrite,
                             RangeConstructors, CopyAndMove, PushBackAndEmplaceBack, PopBackAndSafePopBack,
                             FastAndTryPushBack, InsertOneEverywhere, InsertCountAndRanges, InsertRangeOfItself,
-                            EraseEverywhere, Assign, ReserveAndShrink, ElementAccess, ComparisonsAndSwap,
-                            EraseAndEraseIf);
+                            EraseEverywhere, Assign, ReserveAndShrink, ElementAccess,
+                            IteratorsBehaveAsStdVectorsDo, ComparisonsAndSwap, EraseAndEraseIf);
 
 }  // namespace relo_test
 

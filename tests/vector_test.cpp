@@ -41,7 +41,14 @@ static_assert(sizeof(relo::vector<std::string>) == 3 * sizeof(void*));
 static_assert(std::is_nothrow_move_constructible_v<relo::vector<std::string>>);
 static_assert(std::is_nothrow_move_assignable_v<relo::vector<std::string>>);
 static_assert(std::is_nothrow_default_constructible_v<relo::vector<int>>);
-static_assert(std::is_same_v<relo::vector<int>::iterator, int*>);
+// Iterators: one pointer in a class (detail/iterator.hpp), converting to const_iterator and not back.
+static_assert(!std::is_same_v<relo::vector<int>::iterator, int*>);
+static_assert(sizeof(relo::vector<int>::iterator) == sizeof(int*));
+static_assert(std::is_trivially_copyable_v<relo::vector<int>::iterator>);
+static_assert(std::is_convertible_v<relo::vector<int>::iterator, relo::vector<int>::const_iterator>);
+static_assert(!std::is_convertible_v<relo::vector<int>::const_iterator, relo::vector<int>::iterator>);
+static_assert(!std::is_convertible_v<int*, relo::vector<int>::iterator>);
+static_assert(!std::is_same_v<relo::vector<int>::iterator, relo::vector<long>::iterator>);
 static_assert(relo::is_trivially_relocatable_v<relo::vector<std::string>>,
               "three pointers and an empty allocator: a vector of vectors grows as bytes");
 
@@ -294,6 +301,15 @@ constexpr int constant_evaluated_resize_for_overwrite() {
     return sum;
 }
 static_assert(constant_evaluated_resize_for_overwrite() == 27);
+
+// The iterators in a constant expression: decremented end(), conversion, mixed difference.
+constexpr int constant_evaluated_iterators() {
+    relo::vector<int> v{1, 2, 3};
+    const auto last = --v.end();
+    const relo::vector<int>::const_iterator first = v.begin();
+    return *last * 10 + static_cast<int>(v.cend() - first) * 100 + *std::prev(v.end(), 2);
+}
+static_assert(constant_evaluated_iterators() == 30 + 300 + 2);
 
 TEST(Vector, UsableInConstantExpressions) {
     std::vector<int> v;

@@ -14,7 +14,7 @@
 //     destructible), so is inplace_vector<T, N>; for trivial T it is usable in constant expressions (C++20).
 //   * The size is stored in the smallest unsigned type that holds N (up to 16 bits; size_t beyond):
 //     sizeof(inplace_vector<char, 5>) == 6.
-//   * Iterators are pointers. Insertion and erasure invalidate iterators from the position on; nothing
+//   * Insertion and erasure invalidate iterators from the position on; nothing
 //     else does (the elements never move to other storage). Moving a container moves its elements.
 //
 // The operations every relo vector shares (access, push_back, insert, erase, resize, assign, comparison:

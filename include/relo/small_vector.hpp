@@ -68,10 +68,23 @@ union small_vector_slots {
     small_vector_slots() noexcept {}
     ~small_vector_slots() {}
 };
+template <class T, class = void>
+struct is_complete : std::false_type {};
+template <class T>
+struct is_complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+/// T's alignment, for slots that hold none: T must be complete (docs/decisions.md, "small_vector<T, 0>
+/// needs T complete"), and an incomplete one is said so, once.
+template <class T>
+struct empty_slots_alignment {
+    static_assert(is_complete<T>::value,
+                  "relo: small_vector<T, 0> needs T complete where it is instantiated; in a recursive type use "
+                  "relo::vector<T>, which takes an incomplete T (docs/decisions.md)");
+    static constexpr std::size_t value = alignof(std::conditional_t<is_complete<T>::value, T, char>);
+};
 template <class T>
 union small_vector_slots<T, 0> {
     std::uint16_t inline_capacity;
-    alignas(T) unsigned char none[1];  // where the (empty) inline storage starts
+    alignas(empty_slots_alignment<T>::value) unsigned char none[1];  // where the (empty) inline storage starts
 };
 
 /// The default inline capacity: the object is about 64 bytes, with at least one element inline.
@@ -223,12 +236,12 @@ protected:
         const size_type n = other.size();
         if (n > this->capacity()) this->reserve(n);
         if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
-            detail::transfer_to_new_storage(allocator(), other.begin(), other.end(), this->begin());
+            detail::transfer_to_new_storage(allocator(), other.seq_begin(), other.seq_end(), seq_begin());
         } else {
             // Each allocator destroys what it constructed: the new elements are this one's, the old
             // ones other's.
-            detail::uninitialized_move_if_noexcept(allocator(), other.begin(), other.end(), this->begin());
-            detail::destroy(other.allocator(), other.begin(), other.end());
+            detail::uninitialized_move_if_noexcept(allocator(), other.seq_begin(), other.seq_end(), seq_begin());
+            detail::destroy(other.allocator(), other.seq_begin(), other.seq_end());
         }
         storage_.size = n;
         other.storage_.size = 0;
@@ -299,7 +312,7 @@ private:
         const block mine = heap_block();
         const size_type slots = inline_capacity();
         try {
-            detail::transfer_to_new_storage(allocator(), inline_one.begin(), inline_one.end(), inline_data());
+            detail::transfer_to_new_storage(allocator(), inline_one.seq_begin(), inline_one.seq_end(), inline_data());
         } catch (...) {
             record_inline_capacity(slots);
             throw;
@@ -352,7 +365,7 @@ private:
             set_heap(growth::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
         }
         if (this->size() == old_size) {  // grown in place: nothing moved, and the element is built here
-            build(this->end());
+            build(seq_end());
             ++storage_.size;
         }
     }

@@ -14,12 +14,11 @@
 //     the classic allocate-move-deallocate, with memcpy for trivially relocatable T.
 //
 // Differences from std::vector:
-//   * iterators are plain pointers;
 //   * insertion in the middle gives the strong guarantee whenever elements relocate without throwing;
 //   * insert(pos, first, last) accepts a range of the vector's own elements;
 //   * after an exception from a growing push_back the contents are unchanged but the capacity may be larger;
-//   * with an allocator whose pointer is a fancy pointer, the vector stores that type but iterators and
-//     data() are still raw pointers (docs/conformance.md).
+//   * with an allocator whose pointer is a fancy pointer, the vector stores that type but iterators hold,
+//     and data() returns, raw pointers (docs/conformance.md).
 // Invalidation is std::vector's: growth invalidates everything, insert/erase invalidate from the position on.
 //
 // Every member's contract (complexity, what it throws, what it invalidates, its exception guarantee) is
@@ -116,7 +115,7 @@ public:
         if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
             steal(other);
         } else {
-            this->construct_from_range(std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
+            this->construct_from_range(std::make_move_iterator(other.seq_begin()), std::make_move_iterator(other.seq_end()));
         }
     }
 
@@ -148,7 +147,7 @@ public:
                 allocator() = std::move(other.allocator());
             steal(other);
         } else {
-            this->assign(std::make_move_iterator(other.begin()), std::make_move_iterator(other.end()));
+            this->assign(std::make_move_iterator(other.seq_begin()), std::make_move_iterator(other.seq_end()));
         }
         return *this;
     }
@@ -205,7 +204,7 @@ public:
     //   pre: a precondition, checked by an assertion in hardened builds (RELO_HARDENED,
     //     _GLIBCXX_ASSERTIONS) and when NDEBUG is not defined; otherwise breaking it is undefined behaviour.
     // A size beyond max_size() throws std::length_error, an allocator's failure std::bad_alloc; either way
-    // nothing changes. Iterators are plain pointers (T*, const T*). Where relo departs from std::vector, in
+    // nothing changes. Iterators are contiguous, one pointer in a class (detail/iterator.hpp). Where relo departs from std::vector, in
     // every relo vector: insertion anywhere is strong when elements relocate without throwing; insert's
     // range may be the container's own elements; the extras try_/fast_/unchecked_push_back and
     // safe_pop_back (docs/conformance.md lists every departure).

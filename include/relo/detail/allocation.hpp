@@ -116,7 +116,7 @@ inline constexpr bool nothrow_relocate_v =
 template <class A, class T>
 inline constexpr bool copy_as_bytes_v = std::is_trivially_copyable_v<T> && uses_plain_construct_v<A, T>;
 
-// ---- The allocator's pointer type. relo works on raw pointers inside (iterators are pointers) and converts
+// ---- The allocator's pointer type. relo works on raw pointers inside (iterators hold them) and converts
 // at the allocator's boundary and where a container stores its pointers, so that allocators with fancy
 // pointers (allocator_traits<A>::pointer not T*, e.g. Boost.Interprocess's offset_ptr) work. For T* every
 // conversion is the identity.

@@ -84,6 +84,8 @@
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/gdb_printers.hpp"  // (a program with a relo container carries the printers)
+#include "relo/detail/iterator.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/optional_ref.hpp"
@@ -100,49 +102,6 @@ concept synth_three_way_comparable = std::three_way_comparable<T> || requires(co
 };
 #endif
 
-template <class It, class = void>
-struct iterator_category_of {
-    using type = void;
-};
-template <class It>
-struct iterator_category_of<It, std::void_t<typename std::iterator_traits<It>::iterator_category>> {
-    using type = typename std::iterator_traits<It>::iterator_category;
-};
-
-/// Legacy input iterators (what the iterator-pair overloads accept, as std::vector's do).
-template <class It>
-inline constexpr bool is_input_iterator_v =
-    std::is_convertible_v<typename iterator_category_of<It>::type, std::input_iterator_tag>;
-
-// Pointers are measured and classified without the C++20 iterator concepts: a std::reverse_iterator<const
-// T*> member of T itself (a recursive type's const_reverse_iterator) checks them while T is incomplete, and
-// the answer, false, is kept for the rest of the program (Boost.Container's recursive-vector test).
-template <class It>
-struct is_iterator_concept_forward
-    : std::bool_constant<
-#if RELO_HAS_RANGES
-          std::forward_iterator<It> ||
-#endif
-          std::is_convertible_v<typename iterator_category_of<It>::type, std::forward_iterator_tag>> {
-};
-
-/// Multi-pass iterators: the length can be measured before copying.
-template <class It>
-inline constexpr bool is_forward_iterator_v = std::disjunction_v<std::is_pointer<It>, is_iterator_concept_forward<It>>;
-
-template <class It, class Sent>
-RELO_CONSTEXPR20 std::size_t range_length(It first, Sent last) {
-    if constexpr (std::is_pointer_v<It> && std::is_same_v<It, Sent>) {
-        return static_cast<std::size_t>(last - first);
-    } else {
-#if RELO_HAS_RANGES
-        return static_cast<std::size_t>(std::ranges::distance(first, last));
-#else
-        return static_cast<std::size_t>(std::distance(first, last));
-#endif
-    }
-}
-
 template <class Derived, class T, class Alloc>
 class sequence_ops {
 public:
@@ -154,8 +113,8 @@ public:
     using const_reference = const T&;
     using pointer = typename allocator_pointers<Alloc, T>::pointer;
     using const_pointer = typename allocator_pointers<Alloc, T>::const_pointer;
-    using iterator = T*;
-    using const_iterator = const T*;
+    using iterator = contiguous_iterator<T, Derived>;
+    using const_iterator = contiguous_iterator<const T, Derived>;
     using reverse_iterator = std::reverse_iterator<iterator>;
     using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
@@ -170,47 +129,47 @@ public:
 
     RELO_CONSTEXPR20 reference at(size_type i) {
         if (i >= size()) throw_out_of_range("relo: index out of range in at()");
-        return begin()[i];
+        return ptr_begin()[i];
     }
     RELO_CONSTEXPR20 const_reference at(size_type i) const {
         if (i >= size()) throw_out_of_range("relo: index out of range in at()");
-        return begin()[i];
+        return ptr_begin()[i];
     }
     RELO_CONSTEXPR20 reference operator[](size_type i) noexcept {
         expects_index(i);
-        return begin()[i];
+        return ptr_begin()[i];
     }
     RELO_CONSTEXPR20 const_reference operator[](size_type i) const noexcept {
         expects_index(i);
-        return begin()[i];
+        return ptr_begin()[i];
     }
     RELO_CONSTEXPR20 reference front() noexcept {
         expects_not_empty("front");
-        return *begin();
+        return *ptr_begin();
     }
     RELO_CONSTEXPR20 const_reference front() const noexcept {
         expects_not_empty("front");
-        return *begin();
+        return *ptr_begin();
     }
     RELO_CONSTEXPR20 reference back() noexcept {
         expects_not_empty("back");
-        return end()[-1];
+        return ptr_end()[-1];
     }
     RELO_CONSTEXPR20 const_reference back() const noexcept {
         expects_not_empty("back");
-        return end()[-1];
+        return ptr_end()[-1];
     }
     RELO_CONSTEXPR20 T* data() noexcept { return self().seq_begin(); }
     RELO_CONSTEXPR20 const T* data() const noexcept { return self().seq_begin(); }
 
     // ---------------------------------------------------------------------------------------------------
-    // Iterators are plain pointers.
+    // Iterators: a pointer in a class (detail/iterator.hpp).
 
-    RELO_CONSTEXPR20 iterator begin() noexcept { return self().seq_begin(); }
-    RELO_CONSTEXPR20 const_iterator begin() const noexcept { return self().seq_begin(); }
+    RELO_CONSTEXPR20 iterator begin() noexcept { return iterator(self().seq_begin()); }
+    RELO_CONSTEXPR20 const_iterator begin() const noexcept { return const_iterator(self().seq_begin()); }
     RELO_CONSTEXPR20 const_iterator cbegin() const noexcept { return begin(); }
-    RELO_CONSTEXPR20 iterator end() noexcept { return self().seq_end(); }
-    RELO_CONSTEXPR20 const_iterator end() const noexcept { return self().seq_end(); }
+    RELO_CONSTEXPR20 iterator end() noexcept { return iterator(self().seq_end()); }
+    RELO_CONSTEXPR20 const_iterator end() const noexcept { return const_iterator(self().seq_end()); }
     RELO_CONSTEXPR20 const_iterator cend() const noexcept { return end(); }
     RELO_CONSTEXPR20 reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
     RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
@@ -361,9 +320,9 @@ public:
             return insert_one(pos, std::forward<Args>(args)...);
         } else {
             const size_type at = index_of_position(pos, "emplace");
-            if (pos == end()) {
+            if (at == size()) {
                 emplace_back(std::forward<Args>(args)...);
-                return begin() + at;
+                return iterator(ptr_begin() + at);
             }
             // The arguments may refer to elements that the insertion moves: build the value first.
             T value(std::forward<Args>(args)...);
@@ -378,28 +337,28 @@ public:
     // Never throws when elements relocate without throwing.
 
     RELO_CONSTEXPR20 iterator erase(const_iterator pos) {
-        RELO_EXPECTS_MSG(pos >= begin() && pos < end(),
+        RELO_EXPECTS_MSG(pos.base() >= ptr_begin() && pos.base() < ptr_end(),
                          "%s::erase: position %td is outside the elements [0, %zu)", Derived::seq_name,
-                         offset_of(pos), size());
+                         offset_of(pos.base()), size());
         return erase(pos, pos + 1);
     }
 
     RELO_CONSTEXPR20 iterator erase(const_iterator first, const_iterator last) {
-        RELO_EXPECTS_MSG(first >= begin() && first <= last && last <= end(),
+        RELO_EXPECTS_MSG(first.base() >= ptr_begin() && first <= last && last.base() <= ptr_end(),
                          "%s::erase: the range [%td, %td) is not a range of the elements [0, %zu)",
-                         Derived::seq_name, offset_of(first), offset_of(last), size());
-        T* f = begin() + (first - begin());
-        T* l = begin() + (last - begin());
-        if (f == l) return f;
+                         Derived::seq_name, offset_of(first.base()), offset_of(last.base()), size());
+        T* f = ptr_begin() + (first.base() - ptr_begin());
+        T* l = ptr_begin() + (last.base() - ptr_begin());
+        if (f == l) return iterator(f);
         const capacity_guard open(*this, 0);
-        self().seq_set_end(close_gap(alloc(), f, l, end()));
-        return f;
+        self().seq_set_end(close_gap(alloc(), f, l, ptr_end()));
+        return iterator(f);
     }
 
     RELO_CONSTEXPR20 void clear() noexcept {
         const capacity_guard open(*this, 0);
-        destroy(alloc(), begin(), end());
-        self().seq_set_end(begin());
+        destroy(alloc(), ptr_begin(), ptr_end());
+        self().seq_set_end(ptr_begin());
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -419,7 +378,7 @@ public:
     RELO_CONSTEXPR20 void resize(size_type n, const T& value) {
         const size_type src = index_of_element(std::addressof(value));
         resize_with(n, [&](T* dest, size_type count) {
-            uninitialized_fill_n(alloc(), dest, count, src == npos ? value : begin()[src]);
+            uninitialized_fill_n(alloc(), dest, count, src == npos ? value : ptr_begin()[src]);
         });
     }
 
@@ -436,12 +395,12 @@ public:
             return;
         }
         const size_type old_size = size();
-        std::fill_n(begin(), std::min(n, old_size), value);
+        std::fill_n(ptr_begin(), std::min(n, old_size), value);
         if (n > old_size) {
-            uninitialized_fill_n(alloc(), end(), n - old_size, value);
-            self().seq_set_end(begin() + n);
+            uninitialized_fill_n(alloc(), ptr_end(), n - old_size, value);
+            self().seq_set_end(ptr_begin() + n);
         } else {
-            truncate(begin() + n);
+            truncate(ptr_begin() + n);
         }
     }
 
@@ -478,18 +437,22 @@ public:
     // where synth-three-way is (so std::three_way_comparable of a container whose elements have < and a
     // deleted == is true, as it is of std::vector's).
     friend RELO_CONSTEXPR20 bool operator==(const Derived& l, const Derived& r) {
-        return l.size() == r.size() && std::equal(l.begin(), l.end(), r.begin());
+        return l.size() == r.size() && std::equal(l.data(), l.data() + l.size(), r.data());
     }
 #if RELO_HAS_THREE_WAY
-    friend RELO_CONSTEXPR20 auto operator<=>(const Derived& l, const Derived& r)
-        requires synth_three_way_comparable<T>
-    {
-        return std::lexicographical_compare_three_way(l.begin(), l.end(), r.begin(), r.end(), synth_three_way{});
+    // (A template, so that the constraint is checked where <=> is used: Clang 14 checked a plain friend's
+    // when the container was instantiated, while T may still be incomplete — a JSON object type whose
+    // members hold JSON values, tests/clients_test.cpp.)
+    template <class U = T>
+        requires synth_three_way_comparable<U>
+    friend RELO_CONSTEXPR20 auto operator<=>(const Derived& l, const Derived& r) {
+        return std::lexicographical_compare_three_way(l.data(), l.data() + l.size(), r.data(), r.data() + r.size(),
+                                                      synth_three_way{});
     }
 #else
     friend bool operator!=(const Derived& l, const Derived& r) { return !(l == r); }
     friend bool operator<(const Derived& l, const Derived& r) {
-        return std::lexicographical_compare(l.begin(), l.end(), r.begin(), r.end());
+        return std::lexicographical_compare(l.data(), l.data() + l.size(), r.data(), r.data() + r.size());
     }
     friend bool operator>(const Derived& l, const Derived& r) { return r < l; }
     friend bool operator<=(const Derived& l, const Derived& r) { return !(r < l); }
@@ -502,6 +465,10 @@ protected:
     sequence_ops() = default;
 
     static constexpr size_type npos = static_cast<size_type>(-1);
+
+    /// The elements as pointers, for the algorithms here (iterators are the interface's).
+    RELO_CONSTEXPR20 T* ptr_begin() const noexcept { return self().seq_begin(); }
+    RELO_CONSTEXPR20 T* ptr_end() const noexcept { return self().seq_end(); }
 
     template <class U>
     using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<U>>;
@@ -719,7 +686,7 @@ protected:
     }
     /// Where an iterator points, in elements from begin() (for messages: it may point anywhere).
     std::ptrdiff_t offset_of(const T* p) const noexcept {
-        const auto distance = reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(begin());
+        const auto distance = reinterpret_cast<std::intptr_t>(p) - reinterpret_cast<std::intptr_t>(ptr_begin());
         return static_cast<std::ptrdiff_t>(distance / static_cast<std::intptr_t>(sizeof(T)));
     }
     /// The length of [first, last), which must not be reversed (a random-access range can tell).
@@ -738,18 +705,19 @@ protected:
     }
 
     RELO_CONSTEXPR20 size_type index_of_position(const_iterator pos, const char* operation = "insert") const noexcept {
-        RELO_EXPECTS_MSG(pos >= begin() && pos <= end(), "%s::%s: position %td is outside [0, size() %zu]",
-                         Derived::seq_name, operation, offset_of(pos), size());
+        RELO_EXPECTS_MSG(pos.base() >= ptr_begin() && pos.base() <= ptr_end(),
+                         "%s::%s: position %td is outside [0, size() %zu]", Derived::seq_name, operation,
+                         offset_of(pos.base()), size());
         (void)operation;
-        return static_cast<size_type>(pos - begin());
+        return static_cast<size_type>(pos.base() - ptr_begin());
     }
 
     /// The index of the element at p, or npos if p does not point into [begin(), end()). Any T inside the
     /// storage is an element, so an argument that aliases the container is found here and can be read
     /// again at its new address after the storage moves.
     RELO_CONSTEXPR20 size_type index_of_element(const T* p) const noexcept {
-        const T* first = begin();
-        const T* last = end();
+        const T* first = ptr_begin();
+        const T* last = ptr_end();
         if (is_constant_evaluated()) {  // unrelated pointers cannot be ordered in a constant expression
             for (const T* it = first; it != last; ++it)
                 if (it == p) return static_cast<size_type>(it - first);
@@ -767,9 +735,9 @@ protected:
         Derived& shorter = size() <= other.size() ? self() : other;
         Derived& longer = size() <= other.size() ? other : self();
         RELO_EXPECTS(shorter.capacity() >= longer.size());
-        T* common_end = longer.begin() + shorter.size();
-        std::swap_ranges(shorter.begin(), shorter.end(), longer.begin());
-        shorter.seq_set_end(transfer_to_new_storage(alloc(), common_end, longer.end(), shorter.end()));
+        T* common_end = longer.ptr_begin() + shorter.size();
+        std::swap_ranges(shorter.ptr_begin(), shorter.ptr_end(), longer.ptr_begin());
+        shorter.seq_set_end(transfer_to_new_storage(alloc(), common_end, longer.ptr_end(), shorter.ptr_end()));
         longer.seq_set_end(common_end);
     }
 
@@ -784,12 +752,12 @@ protected:
             if (!traits::is_always_equal::value && !(alloc() == other.get_allocator())) self().seq_release();
             alloc() = other.get_allocator();
         }
-        assign(other.begin(), other.end());
+        assign_range_impl(other.ptr_begin(), other.ptr_end());
     }
 
     /// Destroys the elements from new_end on.
     RELO_CONSTEXPR20 void truncate(T* new_end) noexcept {
-        destroy(alloc(), new_end, end());
+        destroy(alloc(), new_end, ptr_end());
         self().seq_set_end(new_end);
     }
 
@@ -837,7 +805,7 @@ protected:
             const size_type src = (index_of_element(std::addressof(args)), ...);
             ensure_room_for(1);
             if (src == npos) return fast_emplace_back(std::forward<Args>(args)...);
-            return fast_emplace_back(static_cast<Args&&>(begin()[src])...);
+            return fast_emplace_back(static_cast<Args&&>(ptr_begin()[src])...);
         } else {
             // Other arguments may refer to elements that growth moves: the storage builds the new element
             // while the old ones are still in place, and it is never moved ([sequence.reqmts] asks
@@ -852,9 +820,9 @@ protected:
     RELO_CONSTEXPR20 iterator insert_one(const_iterator pos, V&& value) {
         const size_type at = index_of_position(pos);
         const capacity_guard open(*this, 1);
-        if (pos == end()) {
+        if (at == size()) {
             emplace_back(std::forward<V>(value));
-            return begin() + at;
+            return iterator(ptr_begin() + at);
         }
         const size_type src = index_of_element(std::addressof(value));
         return insert_n(at, 1, [&](T* dest, size_type, const element_locator& locate) {
@@ -875,18 +843,18 @@ protected:
     /// rotated into place (basic guarantee, as std::vector).
     template <class Make>
     RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
-        if (n == 0) return begin() + at;
+        if (n == 0) return iterator(ptr_begin() + at);
         const capacity_guard open(*this, n);
         if constexpr (nothrow_relocate_v<Alloc, T>) {
             // Open the gap; when the storage must grow, while moving the elements to it.
             if (!must_grow_for(n)) {
-                open_gap(alloc(), begin() + at, end(), n);
+                open_gap(alloc(), ptr_begin() + at, ptr_end(), n);
             } else if constexpr (!Derived::seq_fixed_capacity) {  // (a full fixed-capacity one threw)
                 self().seq_grow_with_gap(size() + n, at, n);
             }
-            T* first = begin();
+            T* first = ptr_begin();
             T* pos = first + at;
-            T* old_end = end();
+            T* old_end = ptr_end();
             const element_locator locate{first, at, n};
             size_type built = 0;
             try {
@@ -897,24 +865,26 @@ protected:
                 throw;
             }
             self().seq_set_end(old_end + n);
-            return pos;
+            return iterator(pos);
         } else {
             ensure_room_for(n);
-            T* pos = begin() + at;
-            T* old_end = end();
-            const element_locator locate{begin(), size(), 0};
+            T* pos = ptr_begin() + at;
+            T* old_end = ptr_end();
+            const element_locator locate{ptr_begin(), size(), 0};
             construction_guard<Alloc, T> guard(alloc(), old_end);
             for (size_type k = 0; k != n; ++k, guard.advance()) make(guard.current(), k, locate);
             guard.release();
             self().seq_set_end(old_end + n);
             std::rotate(pos, old_end, old_end + n);
-            return pos;
+            return iterator(pos);
         }
     }
 
     template <class It, class Sent>
     RELO_CONSTEXPR20 iterator insert_range_at(size_type at, It first, Sent last) {
-        if constexpr (is_forward_iterator_v<It>) {
+        if constexpr (is_relo_iterator<It>::value || is_relo_iterator<Sent>::value) {
+            return insert_range_at(at, unwrap_iterator(std::move(first)), unwrap_iterator(std::move(last)));
+        } else if constexpr (is_forward_iterator_v<It>) {
             const size_type n = checked_length("insert", first, last);
             const capacity_guard open(*this, n);
             if constexpr (std::is_convertible_v<It, const T*>) {
@@ -936,17 +906,19 @@ protected:
             try {
                 for (; first != last; ++first) emplace_back(*first);
             } catch (...) {
-                truncate(begin() + old_size);
+                truncate(ptr_begin() + old_size);
                 throw;
             }
-            std::rotate(begin() + at, begin() + old_size, end());
-            return begin() + at;
+            std::rotate(ptr_begin() + at, ptr_begin() + old_size, ptr_end());
+            return iterator(ptr_begin() + at);
         }
     }
 
     template <class It, class Sent>
     RELO_CONSTEXPR20 void assign_range_impl(It first, Sent last) {
-        if constexpr (is_forward_iterator_v<It>) {
+        if constexpr (is_relo_iterator<It>::value || is_relo_iterator<Sent>::value) {
+            assign_range_impl(unwrap_iterator(std::move(first)), unwrap_iterator(std::move(last)));
+        } else if constexpr (is_forward_iterator_v<It>) {
             const size_type n = checked_length("assign", first, last);
             const capacity_guard open(*this, n > size() ? n - size() : 0);
             if (n > capacity()) {
@@ -956,7 +928,7 @@ protected:
                 return;
             }
             const size_type old_size = size();
-            T* out = begin();
+            T* out = ptr_begin();
             // Element-wise assignment front to back is safe even when the source is a later part of *this.
             // (Separate statements: a user's iterator may overload the comma operator.)
             for (size_type k = 0; k != std::min(n, old_size); ++k) {
@@ -966,14 +938,14 @@ protected:
             }
             if (n > old_size) {
                 uninitialized_copy_range(first, n - old_size, out);
-                self().seq_set_end(begin() + n);
+                self().seq_set_end(ptr_begin() + n);
             } else {
                 truncate(out);
             }
         } else {
             const capacity_guard open(*this, 0);  // (each emplace_back widens the window)
-            T* out = begin();
-            T* old_end = end();
+            T* out = ptr_begin();
+            T* old_end = ptr_end();
             for (; first != last && out != old_end; ++out) {
                 *out = *first;
                 ++first;
@@ -1002,9 +974,9 @@ protected:
             if constexpr (!Derived::seq_fixed_capacity) self().seq_rebuild(n, build);
             return;
         }
-        if (n == 0) return;  // (then begin() may be null: inplace_vector<T, 0>)
-        build(begin());
-        self().seq_set_end(begin() + n);
+        if (n == 0) return;  // (then ptr_begin() may be null: inplace_vector<T, 0>)
+        build(ptr_begin());
+        self().seq_set_end(ptr_begin() + n);
     }
     RELO_CONSTEXPR20 void construct_value_initialized(size_type n) {
         construct_with(n, [&](T* dest) { uninitialized_value_construct_n(alloc(), dest, n); });
@@ -1014,7 +986,9 @@ protected:
     }
     template <class It, class Sent>
     RELO_CONSTEXPR20 void construct_from_range(It first, Sent last) {
-        if constexpr (is_forward_iterator_v<It>) {
+        if constexpr (is_relo_iterator<It>::value || is_relo_iterator<Sent>::value) {
+            construct_from_range(unwrap_iterator(std::move(first)), unwrap_iterator(std::move(last)));
+        } else if constexpr (is_forward_iterator_v<It>) {
             const size_type n = range_length(first, last);
             construct_with(n, [&](T* dest) { uninitialized_copy_range(first, n, dest); });
         } else {
@@ -1032,12 +1006,12 @@ protected:
         const capacity_guard open(*this, n > size() ? n - size() : 0);
         const size_type old_size = size();
         if (n <= old_size) {
-            truncate(begin() + n);
+            truncate(ptr_begin() + n);
             return;
         }
         ensure_room_for(n - old_size);
-        fill(end(), n - old_size);
-        self().seq_set_end(begin() + n);
+        fill(ptr_end(), n - old_size);
+        self().seq_set_end(ptr_begin() + n);
     }
 
 };
