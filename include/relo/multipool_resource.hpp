@@ -199,8 +199,8 @@ private:
     /// block of 16 bytes or more also carries free_mark in its second word while it is free, and loses it
     /// when it is handed out: the checks' sign of a free block. (Only checks read the mark, so translation
     /// units built with checks and without share a resource safely; a block freed without checks just goes
-    /// unrecognised. Writing it always cost 9% on a loop of allocations and frees, 2026-11-25, AMD EPYC
-    /// 2-core VM.) The words are copied with memcpy: a block of a finer class (10, 12, 20 bytes...) is
+    /// unrecognised. Writing it always was measurably slower: docs/measurements/memory_resources.md, "Making and
+    /// destroying a multipool".) The words are copied with memcpy: a block of a finer class (10, 12, 20 bytes...) is
     /// aligned to 2 or 4 only.
     static constexpr std::uintptr_t free_mark = 0x9e3779b97f4a7c15u;
     static bool has_room_for_mark(std::size_t block_size) noexcept { return block_size >= 2 * sizeof(void*); }
@@ -307,9 +307,8 @@ private:
     RELO_NOINLINE void* replenish(std::size_t i) {
         pool& p = pools_[i];
         // The pool's next chunk size, or as many blocks as max_chunk holds (at least one) once it would pass
-        // it: divided only then (making a resource, taking one block and destroying it took 19.4 ns with a
-        // division here and the chunk cache's two calls to new_delete_resource(), 15.9 ns without,
-        // 2026-11-25, AMD EPYC family 26 model 2). A class holds at most 1 MiB, so blocks * p.size cannot
+        // it: divided only then (a division on every replenish slowed a resource made per block:
+        // docs/measurements/memory_resources.md, "Making and destroying a multipool"). A class holds at most 1 MiB, so blocks * p.size cannot
         // overflow under the first test's bound.
         std::size_t blocks = p.next_blocks;
         if (blocks > (SIZE_MAX >> 20) || blocks * p.size > options_.max_chunk)

@@ -85,7 +85,4 @@ constexpr bool is_constant_evaluated() noexcept {
 // Hardening: what a violated precondition does (RELO_EXPECTS, RELO_EXPECTS_MSG).
 #include "contracts.hpp"
 
-// Every program that includes relo carries relo's GDB pretty-printers (docs/debugging.md).
-#include "gdb_printers.hpp"
-
 #endif  // RELO_DETAIL_CONFIG_HPP

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <memory_resource>
 
+#include "relo/detail/gdb_printers.hpp"  // (a program with a relo resource carries the printers)
+
 namespace relo::detail {
 
 /// std::pmr::memory_resource whose virtual functions call Derived's own (non-virtual, inline) allocate and
