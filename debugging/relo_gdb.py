@@ -190,16 +190,16 @@ def _multipool_totals(v):
     """(bytes in use, chunks, bytes held from the upstream, upstream blocks) of a multipool_resource, as
     its bytes_in_use() and upstream_bytes() count them."""
     pools = v["pools_"]
-    in_use = int(v["large_bytes_"])
+    in_use = int(v["upstream_bytes_"])
     for i in range(int(v["pool_count_"])):
         in_use += int(pools[i]["in_use"]) * int(pools[i]["size"])
-    chunks, held = 0, int(v["large_held_"])
+    chunks, held = 0, int(v["upstream_held_"])
     c = v["chunks_"]
     while int(c) != 0 and chunks < _MAX_CHUNKS:
         chunks += 1
         held += int(c.dereference()["bytes"])
         c = c.dereference()["previous"]
-    return in_use, chunks, held, int(v["large_count_"])
+    return in_use, chunks, held, int(v["upstream_count_"])
 
 
 class MultipoolResourcePrinter(_Printer):

@@ -174,18 +174,18 @@ def monotonic_resource_summary(valobj, internal_dict):
 def _multipool_totals(v):
     pools = _member(v, "pools_")
     pool_type = pools.GetType().GetPointeeType()
-    in_use = _unsigned(v, "large_bytes_")
+    in_use = _unsigned(v, "upstream_bytes_")
     for i in range(_unsigned(v, "pool_count_")):
         pool = v.CreateValueFromAddress("pool", pools.GetValueAsUnsigned() + i * pool_type.GetByteSize(), pool_type)
         in_use += _unsigned(pool, "in_use") * _unsigned(pool, "size")
-    chunks, held = 0, _unsigned(v, "large_held_")
+    chunks, held = 0, _unsigned(v, "upstream_held_")
     c = _member(v, "chunks_")
     while c.GetValueAsUnsigned() and chunks < _MAX_CHUNKS:
         chunk = c.Dereference()
         chunks += 1
         held += _unsigned(chunk, "bytes")
         c = _member(chunk, "previous")
-    return in_use, chunks, held, _unsigned(v, "large_count_")
+    return in_use, chunks, held, _unsigned(v, "upstream_count_")
 
 
 def multipool_resource_summary(valobj, internal_dict):

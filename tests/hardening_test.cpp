@@ -144,6 +144,42 @@ TYPED_TEST(ContainerHardeningDeathTest, ReversedRanges) {
     EXPECT_EQ(c[0], 7);
 }
 
+#if RELO_DETAIL_BOUNDED_ITERATORS
+// -DRELO_BOUNDED_ITERATORS (./relo.sh test's hardened configuration): each iterator knows its storage.
+TYPED_TEST(ContainerHardeningDeathTest, BoundedIteratorsStayInTheirStorage) {
+    TypeParam c = this->three();
+    TypeParam other = this->three();
+    EXPECT_DEATH((void)(c.begin() - 1), "relo: iterator moved by -1 from 0 elements into its storage");
+    EXPECT_DEATH((void)(c.begin() == other.begin()), "relo: iterators of different storage compared or subtracted");
+    EXPECT_DEATH((void)(c.end() - other.begin()), "relo: iterators of different storage");
+    const auto storage = c.end().storage_last() - c.begin().base();
+    EXPECT_DEATH((void)c.begin()[storage], "relo: iterator dereferenced at " SIGNED " elements from its storage's start");
+    EXPECT_EQ(c.begin() + 3, c.end());
+    EXPECT_EQ(c.begin()[2], 3);
+}
+
+TEST(ContainerHardeningDeathTest, BoundedIteratorsOfAFullVectorEndAtItsEnd) {
+    relo::vector<int> v{1, 2, 3};
+    v.shrink_to_fit();
+    ASSERT_EQ(v.capacity(), 3u);
+    EXPECT_DEATH((void)*v.end(), "relo: iterator dereferenced at 3 elements from its storage's start");
+    const auto before = v.begin();
+    v.reserve(100);  // (the storage moves: iterators made before belong to the old one)
+    EXPECT_DEATH((void)(before == v.begin()), "relo: iterators of different storage");
+}
+
+// A pinned_vector's elements never move: its iterators stay valid, and bounded, across growth.
+TEST(ContainerHardening, BoundedIteratorsOfAPinnedVectorOutliveItsGrowth) {
+    relo::pinned_vector<int> v;
+    v.push_back(0);
+    const auto first = v.begin();
+    for (int i = 1; i < 100000; ++i) v.push_back(i);
+    ASSERT_GT(v.capacity(), 1024u);
+    EXPECT_EQ(first[99999], 99999);
+    EXPECT_EQ(first + 100000, v.end());
+}
+#endif
+
 TEST(ContainerHardeningDeathTest, SwapOfUnequalAllocatorsThatDoNotPropagate) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     std::pmr::monotonic_buffer_resource r1, r2;

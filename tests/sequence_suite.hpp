@@ -572,7 +572,7 @@ TYPED_TEST_P(SequenceTest, IteratorsBehaveAsStdVectorsDo) {
     RELO_SUITE_TYPES;
     using It = typename C::iterator;
     using CIt = typename C::const_iterator;
-    static_assert(sizeof(It) == sizeof(void*) && std::is_trivially_copyable_v<It>);
+    static_assert(sizeof(It) == (RELO_DETAIL_BOUNDED_ITERATORS ? 3 : 1) * sizeof(void*) && std::is_trivially_copyable_v<It>);
     static_assert(std::is_convertible_v<It, CIt> && !std::is_convertible_v<CIt, It>);
     static_assert(std::is_same_v<typename std::iterator_traits<It>::iterator_category, std::random_access_iterator_tag>);
 #if RELO_HAS_RANGES

@@ -43,7 +43,7 @@ static_assert(std::is_nothrow_move_assignable_v<relo::vector<std::string>>);
 static_assert(std::is_nothrow_default_constructible_v<relo::vector<int>>);
 // Iterators: one pointer in a class (detail/iterator.hpp), converting to const_iterator and not back.
 static_assert(!std::is_same_v<relo::vector<int>::iterator, int*>);
-static_assert(sizeof(relo::vector<int>::iterator) == sizeof(int*));
+static_assert(sizeof(relo::vector<int>::iterator) == (RELO_DETAIL_BOUNDED_ITERATORS ? 3 : 1) * sizeof(int*));
 static_assert(std::is_trivially_copyable_v<relo::vector<int>::iterator>);
 static_assert(std::is_convertible_v<relo::vector<int>::iterator, relo::vector<int>::const_iterator>);
 static_assert(!std::is_convertible_v<relo::vector<int>::const_iterator, relo::vector<int>::iterator>);

@@ -112,7 +112,7 @@ public:
     multipool_resource(const multipool_resource&) = delete;
     multipool_resource& operator=(const multipool_resource&) = delete;
     ~multipool_resource() override {
-        give_back_chunks_and_large_blocks();  // (the pools need no resetting)
+        give_back_chunks_and_upstream_blocks();  // (the pools need no resetting)
         if (pools_ != inline_pools_) upstream_->deallocate(pools_, pool_count_ * sizeof(pool), alignof(pool));
     }
 
@@ -150,7 +150,7 @@ public:
     /// Gives every chunk and every upstream block back (O(chunks + upstream blocks)); the pools start
     /// again from their first chunk size. Nothing is destroyed. Safe to repeat.
     void release() noexcept {
-        give_back_chunks_and_large_blocks();
+        give_back_chunks_and_upstream_blocks();
         for (std::size_t i = 0; i < pool_count_; ++i) {
             pool& p = pools_[i];
             p.free = nullptr;
@@ -176,19 +176,19 @@ public:
     }
     /// Bytes handed out and not given back: blocks at their class's size, upstream blocks at theirs.
     std::size_t bytes_in_use() const noexcept {
-        std::size_t total = large_bytes_;
+        std::size_t total = upstream_bytes_;
         for (std::size_t i = 0; i < pool_count_; ++i) total += pools_[i].in_use * pools_[i].size;
         return total;
     }
     /// Bytes held from the upstream (chunks, the blocks passed through with their headers, and the table of
     /// pools when the options ask for more than 16 classes). O(chunks).
     std::size_t upstream_bytes() const noexcept {
-        std::size_t total = large_held_ + (pools_ != inline_pools_ ? pool_count_ * sizeof(pool) : 0);
+        std::size_t total = upstream_held_ + (pools_ != inline_pools_ ? pool_count_ * sizeof(pool) : 0);
         for (const chunk* c = chunks_; c != nullptr; c = c->previous) total += c->bytes;
         return total;
     }
     /// Blocks passed through to the upstream and not given back.
-    std::size_t upstream_blocks() const noexcept { return large_count_; }
+    std::size_t upstream_blocks() const noexcept { return upstream_count_; }
     const multipool_options& options() const noexcept { return options_; }
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
@@ -244,15 +244,15 @@ private:
     /// Every chunk is asked of the upstream at this alignment (the global heap's fast path).
     static constexpr std::size_t chunk_alignment = alignof(std::max_align_t);
     /// In front of every block passed through to the upstream: they form a doubly-linked list.
-    struct large_block {
-        large_block* previous;
-        large_block* next;
+    struct upstream_block {
+        upstream_block* previous;
+        upstream_block* next;
         std::size_t total;      // as allocated from the upstream
         std::size_t alignment;  // as asked of the upstream
         std::size_t offset;     // from the upstream's pointer to the end of this header (the block)
         std::size_t magic;
     };
-    static constexpr std::size_t large_magic = 0x6d756c7469706f6fu;  // checked in hardened builds
+    static constexpr std::size_t upstream_magic = 0x6d756c7469706f6fu;  // checked in hardened builds
 
     std::pmr::memory_resource* upstream_;
     multipool_options options_;
@@ -265,17 +265,19 @@ private:
     unsigned per_doubling_shift_ = 0;
     std::size_t least_class_alignment_ = 8;  // of every class (8 for powers of two, 4 or 2 for finer ones)
     chunk* chunks_ = nullptr;
-    large_block* large_ = nullptr;
+    upstream_block* upstream_list_ = nullptr;
     std::size_t chunk_epoch_ = 0;  // how many times the chunks were given back (for chunk_index_)
     detail::chunk_index chunk_index_;  // (hardened checks only)
-    std::size_t large_bytes_ = 0;
-    std::size_t large_held_ = 0;
-    std::size_t large_count_ = 0;
+    std::size_t upstream_bytes_ = 0;
+    std::size_t upstream_held_ = 0;
+    std::size_t upstream_count_ = 0;
 
-    static std::size_t page() noexcept { return 4096; }
+    /// A class's blocks are aligned to the largest power of two dividing their size, up to this (a fixed
+    /// bound: the OS page size does not enter into it).
+    static constexpr std::size_t max_natural_alignment = 4096;
     static std::size_t natural_alignment(std::size_t size) noexcept {
         const std::size_t lowest = size & (~size + 1);
-        return lowest < page() ? lowest : page();
+        return lowest < max_natural_alignment ? lowest : max_natural_alignment;
     }
     static unsigned floor_log2(std::size_t x) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
@@ -341,53 +343,53 @@ private:
     }
 
     /// Every chunk and every upstream block back to the upstream; the pools are left as they were.
-    void give_back_chunks_and_large_blocks() noexcept {
+    void give_back_chunks_and_upstream_blocks() noexcept {
         ++chunk_epoch_;
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
             detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
         }
-        while (large_ != nullptr) {
-            large_block* const l = large_;
-            large_ = l->next;
-            detail::give_back_chunk(upstream_, reinterpret_cast<char*>(l) + sizeof(large_block) - l->offset, l->total,
+        while (upstream_list_ != nullptr) {
+            upstream_block* const l = upstream_list_;
+            upstream_list_ = l->next;
+            detail::give_back_chunk(upstream_, reinterpret_cast<char*>(l) + sizeof(upstream_block) - l->offset, l->total,
                                     l->alignment);
         }
-        large_bytes_ = 0;
-        large_held_ = 0;
-        large_count_ = 0;
+        upstream_bytes_ = 0;
+        upstream_held_ = 0;
+        upstream_count_ = 0;
     }
 
     // Blocks passed through to the global heap take the chunks' way too (detail::take_chunk, give_back_chunk):
     // a hash table's bucket arrays, freed and made again of the same sizes by the next structure, would
     // otherwise leave the heap's top free for glibc to trim, and be faulted in again each time.
     RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
-        const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
-        const std::size_t offset = (sizeof(large_block) + align - 1) / align * align;
+        const std::size_t align = alignment > alignof(upstream_block) ? alignment : alignof(upstream_block);
+        const std::size_t offset = (sizeof(upstream_block) + align - 1) / align * align;
         if (bytes > SIZE_MAX / 2 - offset) detail::throw_bad_alloc();
         const std::size_t total = offset + (bytes != 0 ? bytes : 1);  // (zero bytes: a distinct block all the same)
         char* const raw = static_cast<char*>(detail::take_chunk(upstream_, total, align));
-        auto* l = reinterpret_cast<large_block*>(raw + offset - sizeof(large_block));
+        auto* l = reinterpret_cast<upstream_block*>(raw + offset - sizeof(upstream_block));
         l->previous = nullptr;
-        l->next = large_;
-        if (large_ != nullptr) large_->previous = l;
+        l->next = upstream_list_;
+        if (upstream_list_ != nullptr) upstream_list_->previous = l;
         l->total = total;
         l->alignment = align;
         l->offset = offset;
-        l->magic = large_magic;
-        large_ = l;
-        large_bytes_ += bytes;
-        large_held_ += total;
-        ++large_count_;
+        l->magic = upstream_magic;
+        upstream_list_ = l;
+        upstream_bytes_ += bytes;
+        upstream_held_ += total;
+        ++upstream_count_;
         return raw + offset;
     }
 
     RELO_NOINLINE void deallocate_upstream(void* block, std::size_t bytes, std::size_t alignment) noexcept {
-        auto* l = reinterpret_cast<large_block*>(static_cast<char*>(block) - sizeof(large_block));
+        auto* l = reinterpret_cast<upstream_block*>(static_cast<char*>(block) - sizeof(upstream_block));
 #if RELO_PRECONDITIONS_CHECKED
-        const std::size_t align = alignment > alignof(large_block) ? alignment : alignof(large_block);
-        RELO_EXPECTS_MSG(l->magic == large_magic && l->total - l->offset == (bytes != 0 ? bytes : 1) && l->alignment == align,
+        const std::size_t align = alignment > alignof(upstream_block) ? alignment : alignof(upstream_block);
+        RELO_EXPECTS_MSG(l->magic == upstream_magic && l->total - l->offset == (bytes != 0 ? bytes : 1) && l->alignment == align,
                          "relo::multipool_resource::deallocate: %p (%zu bytes, alignment %zu) is not a block it "
                          "passed to the upstream with that size and alignment, or it was given back already",
                          block, bytes, alignment);
@@ -395,11 +397,11 @@ private:
         (void)alignment;
 #endif
         if (l->previous != nullptr) l->previous->next = l->next;
-        else large_ = l->next;
+        else upstream_list_ = l->next;
         if (l->next != nullptr) l->next->previous = l->previous;
-        large_bytes_ -= bytes;
-        large_held_ -= l->total;
-        --large_count_;
+        upstream_bytes_ -= bytes;
+        upstream_held_ -= l->total;
+        --upstream_count_;
         l->magic = 0;
         detail::give_back_chunk(upstream_, static_cast<char*>(block) - l->offset, l->total, l->alignment);
     }

@@ -293,6 +293,8 @@ private:
     T* seq_begin() const noexcept { return begin_; }
     T* seq_end() const noexcept { return end_; }
     T* seq_capacity_end() const noexcept { return capacity_end_; }
+    /// Iterators stay valid as the vector grows: a bounded iterator's storage is the whole reservation.
+    T* seq_iterator_end() const noexcept { return begin_ + reserved_ / sizeof(T); }
     bool seq_full() const noexcept { return end_ == capacity_end_; }
     void seq_set_end(T* e) noexcept { end_ = e; }
     void seq_added_one() noexcept { ++end_; }

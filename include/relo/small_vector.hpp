@@ -103,7 +103,7 @@ class small_vector_base : public detail::sequence_ops<small_vector_base<T, Alloc
     template <class, std::size_t, class, class>
     friend class small_vector;
     using alloc_traits = std::allocator_traits<Allocator>;
-    using growth = detail::block_growth<Allocator, T>;
+    using blocks = detail::block_ops<Allocator, T>;
     using block = detail::heap_block<T>;
 
 public:
@@ -163,7 +163,7 @@ public:
         const block b = heap_block();
         const size_type slots = inline_capacity();
         if (b.size() > slots) {
-            set_heap(growth::shrink(allocator(), b));
+            set_heap(blocks::shrink(allocator(), b));
             return;
         }
         try {
@@ -360,21 +360,18 @@ private:
         const size_type want = grown_capacity(required);
         const size_type old_size = this->size();
         if (is_on_heap()) {
-            set_heap(growth::reallocate_emplacing(allocator(), heap_block(), want, required, build));
+            set_heap(blocks::reallocate_emplacing(allocator(), heap_block(), want, required, build));
         } else {
-            set_heap(growth::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
+            set_heap(blocks::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
         }
-        if (this->size() == old_size) {  // grown in place: nothing moved, and the element is built here
-            build(seq_end());
-            ++storage_.size;
-        }
+        this->build_if_grown_in_place(old_size, build);
     }
     void seq_grow_with_gap(size_type required, size_type at, size_type n) {
         const size_type want = grown_capacity(required);
         if (is_on_heap()) {
-            set_heap(growth::reallocate_with_gap(allocator(), heap_block(), want, required, at, n));
+            set_heap(blocks::reallocate_with_gap(allocator(), heap_block(), want, required, at, n));
         } else {
-            set_heap(growth::transfer_with_gap(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), at, n));
+            set_heap(blocks::transfer_with_gap(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), at, n));
         }
     }
 
@@ -387,16 +384,16 @@ private:
     /// relo::vector's (realloc / mremap / in place).
     void grow_to(size_type want, size_type need) {
         if (is_on_heap()) {
-            set_heap(growth::reallocate(allocator(), heap_block(), want, need));
+            set_heap(blocks::reallocate(allocator(), heap_block(), want, need));
         } else {
-            set_heap(growth::transfer(allocator(), heap_block(), detail::allocate_at_least(allocator(), want)));
+            set_heap(blocks::transfer(allocator(), heap_block(), detail::allocate_at_least(allocator(), want)));
         }
     }
 
     /// New storage (always a heap block: n exceeds the capacity) holding what build(dest) constructs.
     template <class Build>
     void seq_rebuild(size_type n, Build&& build) {
-        const block fresh = growth::build_new(allocator(), n, std::forward<Build>(build));
+        const block fresh = blocks::build_new(allocator(), n, std::forward<Build>(build));
         release_all();
         set_heap(fresh);
     }

@@ -132,7 +132,7 @@ public:
     /// multipool_resource's: called out of line, the churn benchmark took 1.3x a multipool per thread.)
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t i = class_table().class_of(bytes, alignment);
-        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_large(bytes, alignment);
+        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_upstream(bytes, alignment);
         thread_bins* const own = own_bins();
         if (RELO_UNLIKELY(own == nullptr)) return allocate_from_shard(i);
         const bins_guard g(*own);
@@ -146,7 +146,7 @@ public:
     RELO_ALWAYS_INLINE void deallocate(void* block, std::size_t bytes,
                                        std::size_t alignment = alignof(std::max_align_t)) noexcept {
         const std::size_t i = class_table().class_of(bytes, alignment);
-        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_large(block, bytes, alignment);
+        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_upstream(block, bytes, alignment);
         check_pool_block(block, i, alignment);
         thread_bins* const own = own_bins();
         if (RELO_UNLIKELY(own == nullptr)) return deallocate_to_shard(block, i);
@@ -295,12 +295,12 @@ private:
         return n;
     }
 
-    RELO_NOINLINE void* allocate_large(std::size_t bytes, std::size_t alignment) {
+    RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
         shard& s = shards_[shard_count_];
         guard g(s.lock);
         return s.pool->allocate(bytes, alignment);
     }
-    RELO_NOINLINE void deallocate_large(void* block, std::size_t bytes, std::size_t alignment) noexcept {
+    RELO_NOINLINE void deallocate_upstream(void* block, std::size_t bytes, std::size_t alignment) noexcept {
         shard& s = shards_[shard_count_];
         guard g(s.lock);
         s.pool->deallocate(block, bytes, alignment);

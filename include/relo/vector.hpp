@@ -170,7 +170,7 @@ public:
             release_storage();
             return;
         }
-        adopt(growth::shrink(allocator(), current_block()));
+        adopt(blocks::shrink(allocator(), current_block()));
     }
 
     /// Exchanges contents in O(1), never throwing; iterators follow the elements. The allocators are
@@ -345,7 +345,7 @@ private:
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {
-        adopt(growth::reallocate(growth_allocator(), current_block(), grown_capacity(required), required));
+        adopt(blocks::reallocate(growth_allocator(), current_block(), grown_capacity(required), required));
     }
 
     /// The capacity growth aims at when `required` elements must fit.
@@ -360,33 +360,30 @@ private:
     template <class Build>
     RELO_CONSTEXPR20 void seq_grow_emplacing(size_type required, Build&& build) {
         const size_type old_size = this->size();
-        adopt(growth::reallocate_emplacing(growth_allocator(), current_block(), grown_capacity(required), required, build));
-        if (this->size() == old_size) {  // grown in place: nothing moved, and the element is built here
-            build(seq_end());
-            ++storage_.end;
-        }
+        adopt(blocks::reallocate_emplacing(growth_allocator(), current_block(), grown_capacity(required), required, build));
+        this->build_if_grown_in_place(old_size, build);
     }
 
-    RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(growth::reallocate(growth_allocator(), current_block(), n, n)); }
+    RELO_CONSTEXPR20 void seq_reserve(size_type n) { adopt(blocks::reallocate(growth_allocator(), current_block(), n, n)); }
 
     RELO_CONSTEXPR20 void seq_release() noexcept { release_storage(); }
 
     RELO_CONSTEXPR20 void seq_grow_with_gap(size_type required, size_type at, size_type n) {
-        adopt(growth::reallocate_with_gap(growth_allocator(), current_block(), grown_capacity(required), required, at, n));
+        adopt(blocks::reallocate_with_gap(growth_allocator(), current_block(), grown_capacity(required), required, at, n));
     }
 
     template <class Build>
     RELO_CONSTEXPR20 void seq_rebuild(size_type n, Build&& build) {
-        const block fresh = growth::build_new(allocator(), n, std::forward<Build>(build));
+        const block fresh = blocks::build_new(allocator(), n, std::forward<Build>(build));
         release_storage();
         adopt(fresh);
     }
 
     // Growth is out of line, on a block passed by value (see detail/heap_block.hpp).
-    using growth = detail::block_growth<Allocator, T>;
+    using blocks = detail::block_ops<Allocator, T>;
     using block = detail::heap_block<T>;
 
-    RELO_CONSTEXPR20 typename growth::allocator_arg growth_allocator() noexcept { return allocator(); }
+    RELO_CONSTEXPR20 typename blocks::allocator_arg growth_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 block current_block() const noexcept { return {seq_begin(), seq_end(), seq_capacity_end()}; }
     RELO_CONSTEXPR20 void adopt(const block& b) noexcept {
         storage_.begin = detail::from_raw<stored_pointer>(b.begin);
@@ -411,7 +408,7 @@ private:
     // (Always inline, as the destructor: called out of line from the cleanup of a push_back loop that may
     // throw, either takes the vector's address, and the loop then stores its end to memory on every push.)
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void release_storage() noexcept {
-        growth::release(allocator(), current_block());
+        blocks::release(allocator(), current_block());
         storage_.begin = nullptr;
         storage_.end = nullptr;
         storage_.capacity_end = nullptr;

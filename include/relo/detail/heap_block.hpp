@@ -43,8 +43,10 @@ RELO_CONSTEXPR20 std::size_t max_elements(const Alloc& a) noexcept {
     return by_allocator < by_difference ? by_allocator : by_difference;
 }
 
+/// The operations on one heap block of elements: build, grow (in place or moving), shrink, release. (How
+/// much a container grows by is its Growth policy's, relo/growth.hpp; these only carry it out.)
 template <class Alloc, class T>
-struct block_growth {
+struct block_ops {
     using block = heap_block<T>;
     using size_type = std::size_t;
     using alloc_traits = std::allocator_traits<Alloc>;

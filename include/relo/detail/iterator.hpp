@@ -3,13 +3,17 @@
 // A class rather than T*, as every major std::vector's: `--v.end()` and `v.end()++` compile (a prvalue
 // pointer cannot be incremented; nlohmann::json's ordered_map returns `{--this->end(), true}`), iterators
 // of different containers are different types, and an iterator converts to its const_iterator but not back.
-// It holds one pointer and nothing else, whatever the build (hardening never changes a layout:
-// detail/contracts.hpp), so optimized code is the pointer's (docs/vector_performance.md, "Class
-// iterators"). Every operation is constexpr and noexcept; in C++20 it is a std::contiguous_iterator
+// It holds one pointer and nothing else, so optimized code is the pointer's (docs/vector_performance.md,
+// "Class iterators"). Every operation is constexpr and noexcept; in C++20 it is a std::contiguous_iterator
 // (std::to_address through operator->). Hardened builds check the positions given to the container's
-// operations (insert, emplace, erase: inside the container, so a foreign iterator traps) and AddressSanitizer
-// builds report a dereference past the end (detail/sanitizers.hpp); an iterator that knew its
-// container's bounds would be larger (docs/decisions.md, "Iterators: one pointer in a class").
+// operations (insert, emplace, erase: inside the container, so a foreign iterator traps), and
+// AddressSanitizer builds report a dereference past the end (detail/sanitizers.hpp).
+//
+// -DRELO_BOUNDED_ITERATORS (the same in every translation unit: it changes the iterator's layout, which
+// the hardening switch never does) makes each iterator carry the bounds of the storage it was made for —
+// the container's capacity, or a pinned_vector's whole reservation, whose elements never move — and, in a
+// hardened build, trap when it is dereferenced, indexed or moved outside them, or compared with or
+// subtracted from an iterator of other storage (docs/decisions.md, "Iterators: one pointer in a class").
 //
 // Also here: how the containers classify and measure the iterator ranges they are given.
 // Layer 3, the container engine (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -28,6 +32,14 @@
 #if defined(__cpp_lib_ranges)
 #include <ranges>
 #endif
+
+#if defined(RELO_BOUNDED_ITERATORS)
+#define RELO_DETAIL_BOUNDED_ITERATORS 1
+#else
+#define RELO_DETAIL_BOUNDED_ITERATORS 0
+#endif
+
+#include "relo/detail/contracts.hpp"
 
 namespace relo::detail {
 
@@ -94,85 +106,143 @@ public:
     using reference = T&;
 
     constexpr contiguous_iterator() noexcept = default;
+#if RELO_DETAIL_BOUNDED_ITERATORS
+    /// At p, in the storage [first, last).
+    constexpr contiguous_iterator(T* p, T* first, T* last) noexcept : p_(p), first_(first), last_(last) {}
+#else
     constexpr explicit contiguous_iterator(T* p) noexcept : p_(p) {}
+#endif
     /// iterator to const_iterator (not back).
     template <class U, std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>, int> = 0>
-    constexpr contiguous_iterator(const contiguous_iterator<U, Container>& other) noexcept : p_(other.base()) {}
+    constexpr contiguous_iterator(const contiguous_iterator<U, Container>& other) noexcept
+#if RELO_DETAIL_BOUNDED_ITERATORS
+        : p_(other.base()), first_(other.storage_first()), last_(other.storage_last()) {
+    }
+#else
+        : p_(other.base()) {
+    }
+#endif
 
     /// The pointer.
     constexpr T* base() const noexcept { return p_; }
 
-    constexpr reference operator*() const noexcept { return *p_; }
-    constexpr pointer operator->() const noexcept { return p_; }
-    constexpr reference operator[](difference_type n) const noexcept { return p_[n]; }
+    constexpr reference operator*() const noexcept {
+        expects_element(p_);
+        return *p_;
+    }
+    constexpr pointer operator->() const noexcept { return p_; }  // (std::to_address(end()) is valid)
+    constexpr reference operator[](difference_type n) const noexcept {
+        expects_element(p_ + n);
+        return p_[n];
+    }
 
-    constexpr contiguous_iterator& operator++() noexcept {
-        ++p_;
-        return *this;
+    constexpr contiguous_iterator& operator++() noexcept { return *this += 1; }
+    constexpr contiguous_iterator operator++(int) noexcept {
+        contiguous_iterator before = *this;
+        *this += 1;
+        return before;
     }
-    constexpr contiguous_iterator operator++(int) noexcept { return contiguous_iterator(p_++); }
-    constexpr contiguous_iterator& operator--() noexcept {
-        --p_;
-        return *this;
+    constexpr contiguous_iterator& operator--() noexcept { return *this -= 1; }
+    constexpr contiguous_iterator operator--(int) noexcept {
+        contiguous_iterator before = *this;
+        *this -= 1;
+        return before;
     }
-    constexpr contiguous_iterator operator--(int) noexcept { return contiguous_iterator(p_--); }
     constexpr contiguous_iterator& operator+=(difference_type n) noexcept {
+        expects_position(n);
         p_ += n;
         return *this;
     }
-    constexpr contiguous_iterator& operator-=(difference_type n) noexcept {
-        p_ -= n;
-        return *this;
-    }
+    constexpr contiguous_iterator& operator-=(difference_type n) noexcept { return *this += -n; }
     friend constexpr contiguous_iterator operator+(contiguous_iterator it, difference_type n) noexcept {
-        return contiguous_iterator(it.p_ + n);
+        return it += n;
     }
     friend constexpr contiguous_iterator operator+(difference_type n, contiguous_iterator it) noexcept {
-        return contiguous_iterator(it.p_ + n);
+        return it += n;
     }
     friend constexpr contiguous_iterator operator-(contiguous_iterator it, difference_type n) noexcept {
-        return contiguous_iterator(it.p_ - n);
+        return it -= n;
     }
 
     // Between iterators and const_iterators of one container, in any mix.
     template <class U>
     constexpr difference_type operator-(const contiguous_iterator<U, Container>& other) const noexcept {
+        expects_same_storage(other);
         return p_ - other.base();
     }
     template <class U>
     constexpr bool operator==(const contiguous_iterator<U, Container>& other) const noexcept {
+        expects_same_storage(other);
         return p_ == other.base();
     }
 #if RELO_HAS_THREE_WAY
     template <class U>
     constexpr std::strong_ordering operator<=>(const contiguous_iterator<U, Container>& other) const noexcept {
+        expects_same_storage(other);
         return p_ <=> other.base();
     }
 #else
     template <class U>
     constexpr bool operator!=(const contiguous_iterator<U, Container>& other) const noexcept {
-        return p_ != other.base();
+        return !(*this == other);
     }
     template <class U>
     constexpr bool operator<(const contiguous_iterator<U, Container>& other) const noexcept {
+        expects_same_storage(other);
         return p_ < other.base();
     }
     template <class U>
     constexpr bool operator>(const contiguous_iterator<U, Container>& other) const noexcept {
-        return p_ > other.base();
+        return other < *this;
     }
     template <class U>
     constexpr bool operator<=(const contiguous_iterator<U, Container>& other) const noexcept {
-        return p_ <= other.base();
+        return !(other < *this);
     }
     template <class U>
     constexpr bool operator>=(const contiguous_iterator<U, Container>& other) const noexcept {
-        return p_ >= other.base();
+        return !(*this < other);
     }
+#endif
+
+#if RELO_DETAIL_BOUNDED_ITERATORS
+    /// The storage the iterator was made for.
+    constexpr T* storage_first() const noexcept { return first_; }
+    constexpr T* storage_last() const noexcept { return last_; }
 #endif
 
 private:
     T* p_ = nullptr;
+#if RELO_DETAIL_BOUNDED_ITERATORS
+    T* first_ = nullptr;
+    T* last_ = nullptr;
+#endif
+
+    constexpr void expects_element(const T* at) const noexcept {
+#if RELO_DETAIL_BOUNDED_ITERATORS
+        RELO_EXPECTS_MSG(at >= first_ && at < last_,
+                         "relo: iterator dereferenced at %td elements from its storage's start, outside the "
+                         "storage's %td", at - first_, last_ - first_);
+#endif
+        (void)at;
+    }
+    constexpr void expects_position(difference_type n) const noexcept {
+#if RELO_DETAIL_BOUNDED_ITERATORS
+        RELO_EXPECTS_MSG(n >= first_ - p_ && n <= last_ - p_,
+                         "relo: iterator moved by %td from %td elements into its storage, outside the storage's "
+                         "%td", n, p_ - first_, last_ - first_);
+#endif
+        (void)n;
+    }
+    template <class U>
+    constexpr void expects_same_storage(const contiguous_iterator<U, Container>& other) const noexcept {
+#if RELO_DETAIL_BOUNDED_ITERATORS
+        RELO_EXPECTS_MSG(first_ == other.storage_first(),
+                         "relo: iterators of different storage compared or subtracted (one made before the "
+                         "container grew, or of another container)");
+#endif
+        (void)other;
+    }
 };
 
 template <class It>

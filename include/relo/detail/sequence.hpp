@@ -42,6 +42,8 @@
 //                                            then the old elements are destroyed (strong guarantee)
 //   void seq_release() noexcept              destroys the elements and gives the storage back (copy
 //                                            assignment, before the allocator is replaced)
+//   T* seq_iterator_end() const noexcept     (optional) how far iterators stay valid as the storage grows,
+//                                            when that is beyond seq_capacity_end() (RELO_BOUNDED_ITERATORS)
 //   static constexpr bool seq_grows_out_of_line
 //                                            false: push_back's growth glue is inlined, so that a vector
 //                                            whose address never escapes stays in registers (relo::vector);
@@ -52,9 +54,8 @@
 //
 // The contract is checked (storage_contract_holds, C++20): a missing hook is a compile error naming it.
 //
-// The exception guarantees are those of [vector.modifiers]: strong for push_back/emplace_back and for
-// insertion at the end; strong for insertion anywhere when elements relocate without throwing (this is
-// better than std::vector); basic otherwise.
+// What each member does, costs, throws and invalidates is stated once, for every relo vector, in
+// relo/vector.hpp ("The operations every relo vector shares"); the comments here say how and why.
 // Layer 3, the container engine (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_SEQUENCE_HPP
 #define RELO_DETAIL_SEQUENCE_HPP
@@ -124,8 +125,7 @@ public:
     static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, "relo: elements must be non-const object types");
 
     // ---------------------------------------------------------------------------------------------------
-    // Element access. at() throws std::out_of_range; the others have preconditions (checked in
-    // hardened/debug builds).
+    // Element access.
 
     RELO_CONSTEXPR20 reference at(size_type i) {
         if (i >= size()) throw_out_of_range("relo: index out of range in at()");
@@ -165,11 +165,11 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Iterators: a pointer in a class (detail/iterator.hpp).
 
-    RELO_CONSTEXPR20 iterator begin() noexcept { return iterator(self().seq_begin()); }
-    RELO_CONSTEXPR20 const_iterator begin() const noexcept { return const_iterator(self().seq_begin()); }
+    RELO_CONSTEXPR20 iterator begin() noexcept { return make_iterator(self().seq_begin()); }
+    RELO_CONSTEXPR20 const_iterator begin() const noexcept { return make_iterator(self().seq_begin()); }
     RELO_CONSTEXPR20 const_iterator cbegin() const noexcept { return begin(); }
-    RELO_CONSTEXPR20 iterator end() noexcept { return iterator(self().seq_end()); }
-    RELO_CONSTEXPR20 const_iterator end() const noexcept { return const_iterator(self().seq_end()); }
+    RELO_CONSTEXPR20 iterator end() noexcept { return make_iterator(self().seq_end()); }
+    RELO_CONSTEXPR20 const_iterator end() const noexcept { return make_iterator(self().seq_end()); }
     RELO_CONSTEXPR20 const_iterator cend() const noexcept { return end(); }
     RELO_CONSTEXPR20 reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
     RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
@@ -190,8 +190,6 @@ public:
     }
     RELO_CONSTEXPR20 size_type max_size() const noexcept { return self().seq_max_size(); }
 
-    /// Capacity becomes at least n (exactly n if it grows). Throws std::length_error if n > max_size().
-    /// Invalidates every iterator and reference if the storage moves.
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n <= capacity()) return;
         const capacity_guard open(*this, n - size());
@@ -200,8 +198,7 @@ public:
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Appending at the end. Amortized O(1). Strong guarantee when T's move is noexcept or T is copyable
-    // (the contents are unchanged; the capacity may have grown).
+    // Appending at the end.
 
     // Always inline too: a forwarder left out of line takes `this`, and the caller's vector then lives in
     // memory (GCC 12 did so in a large caller: 2x the time of a push_back loop of 1000 ints).
@@ -240,7 +237,6 @@ public:
         }
     }
 
-    /// push_back without the capacity check. Precondition: size() < capacity().
     RELO_CONSTEXPR20 void fast_push_back(const T& value) { fast_emplace_back(value); }
     RELO_CONSTEXPR20 void fast_push_back(T&& value) { fast_emplace_back(std::move(value)); }
     template <class... Args>
@@ -262,9 +258,6 @@ public:
         return fast_emplace_back(std::forward<Args>(args)...);
     }
 
-    /// Appends without ever growing: the new element, or an empty optional_ref (and no effect, an rvalue
-    /// argument untouched) when size() == capacity(). (C++26's inplace_vector returns
-    /// std::optional<T&>; relo::optional_ref is that type where the library has it.)
     template <class... Args>
     RELO_CONSTEXPR20 optional_ref<T> try_emplace_back(Args&&... args) {
         if (self().seq_full()) return std::nullopt;
@@ -277,21 +270,18 @@ public:
     RELO_CONSTEXPR20 optional_ref<T> try_push_back(const T& value) { return try_emplace_back(value); }
     RELO_CONSTEXPR20 optional_ref<T> try_push_back(T&& value) { return try_emplace_back(std::move(value)); }
 
-    /// Precondition: !empty().
     RELO_CONSTEXPR20 void pop_back() noexcept {
         expects_not_empty("pop_back");
         const capacity_guard open(*this, 0);
         destroy(alloc(), self().seq_end() - 1);
         self().seq_removed_one();
     }
-    /// pop_back that does nothing on an empty container.
     RELO_CONSTEXPR20 void safe_pop_back() noexcept {
         if (!empty()) pop_back();
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Insertion: O(n + distance to the end). Invalidates iterators at and after pos (all of them if the
-    // storage grows). Arguments may refer to elements of the container itself.
+    // Insertion (insert_n below says how: one routine, two strategies).
 
     RELO_CONSTEXPR20 iterator insert(const_iterator pos, const T& value) { return insert_one(pos, value); }
     RELO_CONSTEXPR20 iterator insert(const_iterator pos, T&& value) { return insert_one(pos, std::move(value)); }
@@ -322,7 +312,7 @@ public:
             const size_type at = index_of_position(pos, "emplace");
             if (at == size()) {
                 emplace_back(std::forward<Args>(args)...);
-                return iterator(ptr_begin() + at);
+                return make_iterator(ptr_begin() + at);
             }
             // The arguments may refer to elements that the insertion moves: build the value first.
             T value(std::forward<Args>(args)...);
@@ -333,8 +323,7 @@ public:
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Erasure: O(distance to the end). Invalidates iterators at and after the first erased element.
-    // Never throws when elements relocate without throwing.
+    // Erasure: the tail closes the gap (detail::close_gap).
 
     RELO_CONSTEXPR20 iterator erase(const_iterator pos) {
         RELO_EXPECTS_MSG(pos.base() >= ptr_begin() && pos.base() < ptr_end(),
@@ -344,15 +333,15 @@ public:
     }
 
     RELO_CONSTEXPR20 iterator erase(const_iterator first, const_iterator last) {
-        RELO_EXPECTS_MSG(first.base() >= ptr_begin() && first <= last && last.base() <= ptr_end(),
+        RELO_EXPECTS_MSG(first.base() >= ptr_begin() && first.base() <= last.base() && last.base() <= ptr_end(),
                          "%s::erase: the range [%td, %td) is not a range of the elements [0, %zu)",
                          Derived::seq_name, offset_of(first.base()), offset_of(last.base()), size());
         T* f = ptr_begin() + (first.base() - ptr_begin());
         T* l = ptr_begin() + (last.base() - ptr_begin());
-        if (f == l) return iterator(f);
+        if (f == l) return make_iterator(f);
         const capacity_guard open(*this, 0);
         self().seq_set_end(close_gap(alloc(), f, l, ptr_end()));
-        return iterator(f);
+        return make_iterator(f);
     }
 
     RELO_CONSTEXPR20 void clear() noexcept {
@@ -362,15 +351,13 @@ public:
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Size changes. resize is strong when it grows (contents unchanged if it throws).
+    // Size changes.
 
     RELO_CONSTEXPR20 void resize(size_type n) {
         resize_with(n, [&](T* dest, size_type count) { uninitialized_value_construct_n(alloc(), dest, count); });
     }
 
-    /// resize(n), except that new elements are default-initialized: an int, or any trivially
-    /// default-constructible T, keeps what the memory held (indeterminate: the caller writes it next), so
-    /// growing costs the allocation only, not a fill (LLVM's SmallVector::resize_for_overwrite).
+    // (LLVM's SmallVector::resize_for_overwrite: growing costs the allocation only, not a fill.)
     RELO_CONSTEXPR20 void resize_for_overwrite(size_type n) {
         resize_with(n, [&](T* dest, size_type count) { uninitialized_default_construct_n(alloc(), dest, count); });
     }
@@ -383,7 +370,7 @@ public:
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Assignment of new contents. Strong when the storage has to grow; basic otherwise (as std::vector).
+    // Assignment of new contents.
 
     RELO_CONSTEXPR20 void assign(size_type n, const T& value) {
         const capacity_guard open(*this, n > size() ? n - size() : 0);
@@ -469,6 +456,35 @@ protected:
     /// The elements as pointers, for the algorithms here (iterators are the interface's).
     RELO_CONSTEXPR20 T* ptr_begin() const noexcept { return self().seq_begin(); }
     RELO_CONSTEXPR20 T* ptr_end() const noexcept { return self().seq_end(); }
+
+    /// The iterator at p (with RELO_BOUNDED_ITERATORS, bounded by the storage: detail/iterator.hpp).
+    RELO_CONSTEXPR20 iterator make_iterator(T* p) const noexcept {
+#if RELO_DETAIL_BOUNDED_ITERATORS
+        return iterator(p, ptr_begin(), iterator_bound(self(), 0));
+#else
+        return iterator(p);
+#endif
+    }
+    /// Where a bounded iterator's storage ends: the capacity, or where the storage says its iterators
+    /// stay valid to (seq_iterator_end: a pinned_vector's reservation, whose growth moves nothing).
+    template <class D>
+    static constexpr auto iterator_bound(const D& d, int) noexcept -> decltype(d.seq_iterator_end()) {
+        return d.seq_iterator_end();
+    }
+    template <class D>
+    static constexpr T* iterator_bound(const D& d, long) noexcept {
+        return d.seq_capacity_end();
+    }
+
+    /// For a storage's seq_grow_emplacing, after its block grew: when it grew in place nothing moved and
+    /// the new element was not built with the move; it is built here, at the end.
+    template <class Build>
+    RELO_CONSTEXPR20 void build_if_grown_in_place(size_type old_size, Build& build) {
+        if (size() == old_size) {
+            build(ptr_end());
+            self().seq_added_one();
+        }
+    }
 
     template <class U>
     using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<U>>;
@@ -822,7 +838,7 @@ protected:
         const capacity_guard open(*this, 1);
         if (at == size()) {
             emplace_back(std::forward<V>(value));
-            return iterator(ptr_begin() + at);
+            return make_iterator(ptr_begin() + at);
         }
         const size_type src = index_of_element(std::addressof(value));
         return insert_n(at, 1, [&](T* dest, size_type, const element_locator& locate) {
@@ -843,7 +859,7 @@ protected:
     /// rotated into place (basic guarantee, as std::vector).
     template <class Make>
     RELO_CONSTEXPR20 iterator insert_n(size_type at, size_type n, Make&& make) {
-        if (n == 0) return iterator(ptr_begin() + at);
+        if (n == 0) return make_iterator(ptr_begin() + at);
         const capacity_guard open(*this, n);
         if constexpr (nothrow_relocate_v<Alloc, T>) {
             // Open the gap; when the storage must grow, while moving the elements to it.
@@ -865,7 +881,7 @@ protected:
                 throw;
             }
             self().seq_set_end(old_end + n);
-            return iterator(pos);
+            return make_iterator(pos);
         } else {
             ensure_room_for(n);
             T* pos = ptr_begin() + at;
@@ -876,7 +892,7 @@ protected:
             guard.release();
             self().seq_set_end(old_end + n);
             std::rotate(pos, old_end, old_end + n);
-            return iterator(pos);
+            return make_iterator(pos);
         }
     }
 
@@ -910,7 +926,7 @@ protected:
                 throw;
             }
             std::rotate(ptr_begin() + at, ptr_begin() + old_size, ptr_end());
-            return iterator(ptr_begin() + at);
+            return make_iterator(ptr_begin() + at);
         }
     }
 
