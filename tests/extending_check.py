@@ -5,7 +5,7 @@
 
 A public container is a class of include/relo/*.hpp built on detail::sequence_ops (small_vector on its base);
 a public resource one built on detail::resource_base. Each must be included by relo/relo.hpp, named in
-README.md's header table, printed by the GDB printers (debugging/relo_gdb.py), fuzzed (a target in
+docs/headers.md's table, printed by the GDB printers (debugging/relo_gdb.py), fuzzed (a target in
 tests/fuzz/CMakeLists.txt, its source and its seed corpus), shown by an example (examples/CMakeLists.txt);
 a container must also be summarised by the LLDB formatters (debugging/relo_lldb.py) and run through the
 conformance suites (tests/conformance/conformance.hpp). Prints what is missing, and fails if anything is.
@@ -44,7 +44,7 @@ def cmake_list(text, variable):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     umbrella = read(root, "include/relo/relo.hpp")
-    readme = read(root, "README.md")
+    headers = read(root, "docs/headers.md")
     gdb = read(root, "debugging/relo_gdb.py")
     lldb = read(root, "debugging/relo_lldb.py")
     fuzz_targets = cmake_list(read(root, "tests/fuzz/CMakeLists.txt"), "relo_fuzz_targets")
@@ -58,7 +58,7 @@ def main():
         fuzz = name[: -len("_resource")] if name.endswith("_resource") else name
         steps = {
             "relo/relo.hpp includes it": f'#include "relo/{header}"' in umbrella,
-            "README.md's header table names it": f"`relo/{header}`" in readme,
+            "docs/headers.md's table names it": f"`relo/{header}`" in headers,
             "a GDB printer (debugging/relo_gdb.py)": re.search(r"add_printer\([^)]*\^relo::" + name, gdb) is not None,
             "a fuzz target (tests/fuzz/CMakeLists.txt)": fuzz in fuzz_targets,
             f"tests/fuzz/{fuzz}_fuzz.cpp": os.path.isfile(os.path.join(root, "tests", "fuzz", f"{fuzz}_fuzz.cpp")),
