@@ -4,9 +4,8 @@
 // A local resource is often made for one data structure and destroyed with it (P0089's use). Its chunks then
 // go back to the global heap all at once, and glibc gives the top of its heap back to the kernel whenever
 // more than M_TRIM_THRESHOLD (128 KiB) lies free there: the next resource's chunks are fresh pages, each
-// faulted in and zeroed again. Measured on the paper's vector<vector<string>> of 64 elements, that made a
-// multipool per structure 1.8 times slower than malloc, and 2.4 times faster without the trimming
-// (docs/measurements/memory_resources.md). So the chunks relo::monotonic_resource and relo::multipool_resource (and the
+// faulted in and zeroed again, which made a multipool per structure slower than the malloc it replaces
+// (docs/measurements/memory_resources.md, "With the chunk cache"). So the chunks relo::monotonic_resource and relo::multipool_resource (and the
 // synchronized one) give back to std::pmr::new_delete_resource() are kept by the thread that gives them
 // back, up to chunk_cache_limit() bytes, and handed to the next chunk request of the same size and
 // alignment on that thread. The multipool's blocks too large for its classes, passed through to the heap,

@@ -8,9 +8,10 @@
 //   relo::geometric_commit   (the default) commits one page first, then doubles the committed size, at
 //                            most 64 MiB at once; 4 KiB pages.
 //   relo::huge_page_commit   the same steps, and from 2 MiB on the reservation is advised MADV_HUGEPAGE
-//                            and commits are whole huge pages, so each fault maps 2 MiB: 3-4x faster
-//                            where the system has free huge pages at hand, 4-5x slower where it must
-//                            make them (on VMs whose free memory goes back to the host); measure yours.
+//                            and commits are whole huge pages, so each fault maps 2 MiB: faster where the
+//                            system has free huge pages at hand, slower where it must make them (on VMs
+//                            whose free memory goes back to the host; docs/measurements/pinned_vector.md);
+//                            measure yours.
 //   relo::page_commit        one 4 KiB page at a time (the reserve-and-commit notes' DynArray: the fewest bytes committed,
 //                            and the most commit calls).
 //

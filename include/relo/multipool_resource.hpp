@@ -290,7 +290,8 @@ private:
     }
 
     /// The class for a request, or pool_count_ when it goes to the upstream.
-    /// (Shifts only: a division by the class step, a run-time value, cost the runtime binding 10%.)
+    /// (Shifts only: a division by the class step, a run-time value, slowed the runtime binding measurably:
+    /// docs/measurements/memory_resources.md.)
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
         std::size_t n = bytes > alignment ? bytes : alignment;
         if (n <= 8) return 0;

@@ -70,11 +70,10 @@ struct page_allocator_policy {
     /// A large block reserves this many times its size in address space, to grow into in place.
     static constexpr std::size_t reservation_factor = 16;
     /// Large blocks committing at least this many bytes use transparent huge pages (SIZE_MAX: never).
-    /// Never by default: where huge pages are cold (the host must back them anew) one vector of 80 MiB
-    /// took 2.4x std::vector's time with them and 0.92x without, and 50 or 100 vectors of 2-4 MiB
-    /// 1.3-2.5x; where they are warm they win 2x. The same bytes on 4 KiB pages cost the same on every
-    /// machine (docs/measurements/thresholds.md, "Huge pages for the other types"); large_block_policy
-    /// uses them from 2 MiB.
+    /// Never by default: where huge pages are cold (the host must back them anew) they made large vectors
+    /// slower than std::vector, where they are warm faster; the same bytes on 4 KiB pages cost the same on
+    /// every machine (docs/measurements/thresholds.md, "Huge pages for the other types").
+    /// large_block_policy uses them from 2 MiB.
     static constexpr std::size_t huge_page_threshold = static_cast<std::size_t>(-1);
     /// Small blocks below this many bytes grow by malloc-copy-free (which hits malloc's per-thread cache)
     /// rather than by realloc (which does not); from it on, realloc may extend the block in place.
@@ -83,9 +82,8 @@ struct page_allocator_policy {
 
 /// Large blocks with huge pages for every element type from 2 MiB: trivially relocatable vectors grow
 /// by committing pages in place and by mremap into larger reservations, 2 MiB at a fault. The fastest
-/// policy where a huge page's first touch is cheap (0.03-0.05x std::vector's time on push-only int with
-/// one vector, against 0.42 with the default), and up to 2x slower than std::vector where it is cold;
-/// measure before choosing it (docs/measurements/thresholds.md).
+/// policy where a huge page's first touch is cheap, and slower than std::vector where it is cold; measure
+/// before choosing it (docs/measurements/thresholds.md).
 struct large_block_policy : page_allocator_policy {
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{2} << 20;
     static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
@@ -268,8 +266,8 @@ private:
     // The count to report for a malloc block of n objects: its usable size, but kept below the mapping
     // threshold so that deallocate(p, count) still recognises it as a malloc block.
     static std::size_t usable_count(T* p, std::size_t n) noexcept {
-        // A small chunk's slack is a few bytes, not worth the call (measured: 8% of a small_vector's
-        // push_back workload, docs/measurements/small_vectors.md).
+        // A small chunk's slack is a few bytes, not worth the call (it was a measurable part of a
+        // small_vector's push_back workload: docs/measurements/small_vectors.md).
         if (n * sizeof(T) < usable_size_query_bytes) return n;
         std::size_t usable = usable_bytes(p, n * sizeof(T));
         if (usable >= mapping_threshold()) usable = mapping_threshold() - 1;

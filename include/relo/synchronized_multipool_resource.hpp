@@ -129,7 +129,8 @@ public:
     }
 
     /// As multipool_resource::allocate, from the calling thread's bin. (The fast path is inline, as
-    /// multipool_resource's: called out of line, the churn benchmark took 1.3x a multipool per thread.)
+    /// multipool_resource's: out of line, the churn benchmark lost to a multipool per thread;
+    /// docs/measurements/memory_resources.md.)
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t i = class_table().class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_upstream(bytes, alignment);

@@ -12,14 +12,14 @@
 // program that builds and destroys large vectors then faults their pages once, as glibc's heap lets
 // std::vector do, instead of once per vector. A block taken from the cache keeps every page it had
 // committed (its next growth needs no system call) until it shrinks or dies. The oldest blocks go first;
-// everything goes back when the thread ends or on trim_large_block_cache(). (32 MiB and 64 blocks left
-// 2-6x std::vector's page faults where many vectors of 64 KiB - 1 MiB live and die in a long-lived
-// process: docs/measurements/thresholds.md, "Warm blocks".)
+// everything goes back when the thread ends or on trim_large_block_cache(). (Smaller bounds left more
+// page faults than std::vector's where many mid-sized vectors live and die in a long-lived process:
+// docs/measurements/thresholds.md, "Warm blocks".)
 //
 // Reservations of at least a huge page are aligned to huge pages; once a block commits at least
 // `huge_page_threshold` bytes it is advised MADV_HUGEPAGE, and committed in whole huge pages where that
-// adds at most an eighth to it: each fault then maps 2 MiB instead of 4 KiB. Where a 4 KiB fault costs
-// ~10 µs that is the largest single effect on large vectors; where free memory goes back to the host a
+// adds at most an eighth to it: each fault then maps 2 MiB instead of 4 KiB. Where 4 KiB faults are
+// slow that is the largest single effect on large vectors; where free memory goes back to the host a
 // huge page's first touch can cost more than the 512 small faults it replaces
 // (docs/measurements/thresholds.md measures both); below the threshold the half huge page a block commits
 // but does not use on average costs more than the faults it saves.
@@ -80,8 +80,8 @@ public:
 
     /// The committed length of a block whose elements end `end` bytes into the reservation: whole pages;
     /// from the huge-page threshold on, whole huge pages when rounding up to them adds at most an eighth.
-    /// (A huge page is zeroed whole at its first write: rounding a 2.1 MiB block up to 4 MiB made a hundred
-    /// such vectors zero twice what they used, 1.56-2.48x std::vector's time; the 2 MiB ranges a block
+    /// (A huge page is zeroed whole at its first write: rounding a block just past 2 MiB up to 4 MiB made
+    /// a hundred such vectors zero twice what they used, slower than std::vector; the 2 MiB ranges a block
     /// covers only in part fault in as small pages. docs/measurements/thresholds.md.) A pure function of
     /// `end` that returns its own result unchanged, as growing and shrinking recompute the old length.
     static std::size_t committed_length(std::size_t end, const large_block_options& opt) noexcept {

@@ -39,8 +39,8 @@ namespace relo::detail {
 inline constexpr std::size_t reservation_cache_slots = 8;
 inline std::atomic<std::size_t> reservation_cache_limit_count{4};
 /// The committed bytes each thread's cached reservations keep beyond their rules' retained minimums: an
-/// arena or pinned_vector per task of up to 32 MiB then faults no page again (16 MiB per reservation was
-/// 0.05-0.07x std::pmr's monotonic resource per task of 6-13 MiB, the 2 MiB minimum alone 1.0-1.1x:
+/// arena or pinned_vector per task of up to 32 MiB then faults no page again (with the 2 MiB minimum
+/// alone, arenas per task of 6-13 MiB lost their lead over std::pmr's monotonic resource:
 /// docs/measurements/memory_resources.md, "Warm memory").
 inline constexpr std::size_t reservation_cache_committed_budget = std::size_t{32} << 20;
 

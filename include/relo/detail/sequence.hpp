@@ -201,7 +201,8 @@ public:
     // Appending at the end.
 
     // Always inline too: a forwarder left out of line takes `this`, and the caller's vector then lives in
-    // memory (GCC 12 did so in a large caller: 2x the time of a push_back loop of 1000 ints).
+    // memory (GCC 12 did so in a large caller, and the push_back loop slowed: docs/measurements/vector.md,
+    // "A push_back loop in registers").
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void push_back(const T& value) { emplace_back(value); }
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void push_back(T&& value) { emplace_back(std::move(value)); }
 
@@ -817,7 +818,7 @@ protected:
             // push_back(v[i]): growth may move v[i], so remember its index, not its address; the element
             // is constructed once, after the growth, from the argument or from where v[i] went. (Nothing
             // takes the argument's address out of line, so a push_back loop keeps it in registers: the
-            // path below cost a relocatable 16-byte class 1.3-1.6x in the POD slides' loop.)
+            // path below slowed a relocatable 16-byte class in the POD slides' loop; docs/measurements/vector.md.)
             const size_type src = (index_of_element(std::addressof(args)), ...);
             ensure_room_for(1);
             if (src == npos) return fast_emplace_back(std::forward<Args>(args)...);

@@ -263,8 +263,7 @@ RELO_CONSTEXPR20 void relocate_backward(A& a, T* first, T* last, T* dest_last) n
 
 /// Whether elements shift inside their storage (an insertion opening a gap, an erasure closing one) by
 /// move-assignment, as std::vector does: one operation per element, where relocating is a construction
-/// and a destruction (measured 1.5x faster for std::string: docs/measurements/vector.md, "Shifting by
-/// assignment"). Not for elements that relocate as bytes (one memmove is faster still), nor when the
+/// and a destruction (faster for std::string: docs/measurements/vector.md, "Shifting by assignment"). Not for elements that relocate as bytes (one memmove is faster still), nor when the
 /// assignment may throw (relocation cannot).
 template <class A, class T>
 inline constexpr bool shift_by_assignment_v = !relocate_as_bytes_v<A, T> && std::is_nothrow_move_assignable_v<T>;
