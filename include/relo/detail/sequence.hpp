@@ -19,7 +19,7 @@
 //   size_type seq_max_size() const noexcept
 //   static constexpr const char* seq_name    the container's name, for hardened checks' messages
 //   static constexpr bool seq_annotated      whether AddressSanitizer is told that the capacity past the
-//                                            elements is unused (detail/sanitizers.hpp; capacity_guard)
+//                                            elements is unused (detail/capacity_guard.hpp)
 //   static void seq_too_large(const char*)  throws what exceeding max_size() throws (std::length_error for
 //                                            growable containers, std::bad_alloc for fixed-capacity ones)
 //   static constexpr bool seq_fixed_capacity  true: capacity() == max_size() always; the storage cannot
@@ -84,6 +84,7 @@
 #endif
 
 #include "relo/detail/allocation.hpp"
+#include "relo/detail/capacity_guard.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/gdb_printers.hpp"  // (a program with a relo container carries the printers)
 #include "relo/detail/iterator.hpp"
@@ -594,101 +595,12 @@ protected:
     }
     RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
 
-    // ---- AddressSanitizer's view of the capacity (detail/sanitizers.hpp).
-    //
-    // Between operations the capacity past the elements is poisoned (when Derived::seq_annotated). An
-    // operation opens a window first: the `room` slots past the elements it may construct in or move
-    // through (all of them when it may grow the storage or give it away), and on closing (an exception
-    // included) poisons what lies past the elements up to the window's end — or, when the storage changed
-    // meanwhile (fresh storage is clean), up to the new capacity. So push_back costs O(1), not O(capacity).
-    // An operation inside another on the same container (emplace_back inside insert) widens the open window
-    // instead. A destructor opens everything and leaves it so (the memory goes back as it came); element
-    // storage is unpoisoned before it is deallocated (detail::deallocate). Without AddressSanitizer the
-    // guard is an empty object.
-    static constexpr size_type whole_capacity = static_cast<size_type>(-1);
-#if RELO_ASAN
-    /// An open container: its storage when last looked at, and the end of its usable window in it.
-    struct open_container {
-        const void* container;
-        open_container* outer;
-        const T* first;
-        const T* capacity_end;
-        const T* window_end;
-
-        /// Brings the record up to date with storage [first, capacity_end) — fresh storage is clean;
-        /// storage grown in place is clean past the old capacity; a shrunk one keeps its state.
-        void follow(const T* now_first, const T* now_capacity_end) noexcept {
-            if (now_first != first) {
-                window_end = now_capacity_end;
-            } else if (now_capacity_end > capacity_end) {
-                if (window_end == capacity_end) window_end = now_capacity_end;
-            } else if (window_end > now_capacity_end) {
-                window_end = now_capacity_end;
-            }
-            first = now_first;
-            capacity_end = now_capacity_end;
-        }
-    };
-    static open_container*& open_containers() noexcept {
-        static thread_local open_container* innermost = nullptr;
-        return innermost;
-    }
-    class capacity_guard {
-    public:
-        enum class on_close { poison, leave_open };
-        RELO_CONSTEXPR20 explicit capacity_guard(sequence_ops& c, size_type room, on_close how = on_close::poison) noexcept
-            : c_(c), how_(how) {
-            if constexpr (Derived::seq_annotated) {
-                if (is_constant_evaluated()) return;
-                const Derived& d = c.self();
-                const T* const first = d.seq_begin();
-                const T* const end = d.seq_end();
-                const T* const capacity_end = d.seq_capacity_end();
-                const void* const key = std::addressof(c);
-                open_container* record = nullptr;
-                for (open_container* o = open_containers(); o != nullptr && record == nullptr; o = o->outer)
-                    if (o->container == key) record = o;
-                if (record == nullptr) {  // (not open yet: this guard opens it)
-                    node_ = open_container{key, open_containers(), first, capacity_end, end};
-                    open_containers() = &node_;
-                    record = &node_;
-                    opened_ = true;
-                } else {
-                    record->follow(first, capacity_end);
-                }
-                const size_type left = static_cast<size_type>(capacity_end - end);
-                const T* const wanted = end + (room < left ? room : left);
-                if (wanted > record->window_end) {
-                    annotate_contiguous(first, capacity_end, record->window_end, wanted);
-                    record->window_end = wanted;
-                }
-            }
-        }
-        RELO_CONSTEXPR20 ~capacity_guard() {
-            if (!opened_) return;
-            open_containers() = node_.outer;
-            if (how_ == on_close::leave_open) return;
-            const Derived& d = c_.self();
-            node_.follow(d.seq_begin(), d.seq_capacity_end());
-            if (d.seq_end() < node_.window_end)
-                annotate_contiguous(d.seq_begin(), d.seq_capacity_end(), node_.window_end, d.seq_end());
-        }
-        capacity_guard(const capacity_guard&) = delete;
-        capacity_guard& operator=(const capacity_guard&) = delete;
-
-    private:
-        sequence_ops& c_;
-        on_close how_;
-        bool opened_ = false;
-        open_container node_{};
-    };
-#else
-    class capacity_guard {
-    public:
-        enum class on_close { poison, leave_open };
-        constexpr capacity_guard(sequence_ops&, size_type, on_close = on_close::poison) noexcept {}
-    };
-#endif
+    // ---- AddressSanitizer's view of the capacity: detail/capacity_guard.hpp.
+    static constexpr size_type whole_capacity = capacity_guard_room::whole_capacity;
+    using capacity_guard = detail::capacity_guard<sequence_ops>;
+    friend capacity_guard;
+    /// Whether the storage annotates its capacity (read by capacity_guard when an operation runs).
+    static constexpr bool annotated() noexcept { return Derived::seq_annotated; }
 
     // ---- Hardened checks (detail/contracts.hpp): nothing at all when checks are off.
 
