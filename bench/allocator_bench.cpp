@@ -36,6 +36,7 @@
 
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "relo/test_resource.hpp"
 #include "resource_states.hpp"
 
 namespace relo_bench {
@@ -149,7 +150,8 @@ using allocator_impls = join_t<
           named<"relo-multipool-chunk256k", multipool_variant_impl<4 * kib, 1, 8, 256 * kib>>,
           named<"relo-monotonic-first1k", monotonic_variant_impl<1 * kib>>,
           named<"relo-monotonic-first64k", monotonic_variant_impl<64 * kib>>,
-          named<"relo-monotonic-first1m", monotonic_variant_impl<1024 * kib>>>>;
+          named<"relo-monotonic-first1m", monotonic_variant_impl<1024 * kib>>,
+          named<"relo-test", relo_direct_impl<relo::test_resource>>>>;
 
 /// A cheap generator (the same sequence for every implementation).
 struct lcg {

@@ -212,6 +212,16 @@ class MultipoolResourcePrinter(_Printer):
                                                                large)
 
 
+class TestResourcePrinter(_Printer):
+    """relo::test_resource: its name, blocks and bytes in use (and their maximum), the totals, problems."""
+
+    def to_string(self):
+        v = self.val
+        return ("relo::test_resource %s: %d blocks, %d bytes in use (at most %d), %d blocks allocated in all, "
+                "%d problems") % (v["name_"].string(), int(v["blocks_in_use_"]), int(v["bytes_in_use_"]),
+                                  int(v["max_bytes_in_use_"]), int(v["serial_"]), int(v["problems_"]))
+
+
 def _atomic_value(a):
     """The value of a std::atomic of an integer, which has the integer's layout (libstdc++ and libc++)."""
     integer = a.type.strip_typedefs().template_argument(0)
@@ -258,6 +268,7 @@ def build_pretty_printer():
     pp.add_printer("multipool_resource", "^relo::multipool_resource$", MultipoolResourcePrinter)
     pp.add_printer("synchronized_multipool_resource", "^relo::synchronized_multipool_resource$",
                    SynchronizedMultipoolResourcePrinter)
+    pp.add_printer("test_resource", "^relo::test_resource$", TestResourcePrinter)
     return pp
 
 

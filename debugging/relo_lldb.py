@@ -162,6 +162,14 @@ def vm_arena_summary(valobj, internal_dict):
         _unsigned(v, "top_") - _unsigned(v, "base_"), _unsigned(v, "committed_"), _unsigned(v, "reserved_"))
 
 
+def test_resource_summary(valobj, internal_dict):
+    v = _plain(valobj)
+    name = v.GetChildMemberWithName("name_").GetSummary() or '""'
+    return ("relo::test_resource %s: %d blocks, %d bytes in use (at most %d), %d blocks allocated in all, "
+            "%d problems") % (name.strip('"'), _unsigned(v, "blocks_in_use_"), _unsigned(v, "bytes_in_use_"),
+                              _unsigned(v, "max_bytes_in_use_"), _unsigned(v, "serial_"), _unsigned(v, "problems_"))
+
+
 def monotonic_resource_summary(valobj, internal_dict):
     v = _plain(valobj)
     in_use = _unsigned(v, "retired_in_use_") + _unsigned(v, "top_") - _unsigned(v, "current_start_")
@@ -247,6 +255,7 @@ def __lldb_init_module(debugger, internal_dict):
     for pattern, _ in _CONTAINERS:
         debugger.HandleCommand('type summary add -w relo -e -F %s.container_summary -x "%s"' % (module, pattern))
         debugger.HandleCommand('type synthetic add -w relo -l %s.ContainerChildren -x "%s"' % (module, pattern))
-    for name in ("vm_arena", "monotonic_resource", "multipool_resource", "synchronized_multipool_resource"):
+    for name in ("vm_arena", "monotonic_resource", "multipool_resource", "synchronized_multipool_resource",
+                 "test_resource"):
         debugger.HandleCommand('type summary add -w relo -F %s.%s_summary -x "^relo::%s$"' % (module, name, name))
     debugger.HandleCommand("type category enable relo")

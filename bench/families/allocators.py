@@ -30,6 +30,13 @@ def cells(ctx):
             ("unordered_set/1e4 one resource", ["nodes", "--n", "10000", "--reps", str(reps), "--fresh", "0"])]
 
 
+def checking_cells(ctx):
+    ops = ctx.pick({"smoke": 20000, "quick": 2000000, "full": 20000000})
+    reps = ctx.pick({"smoke": 2, "quick": 100, "full": 1000})
+    return [("random/8-512B", ["random", "--ops", str(ops), "--live", "10000"]),
+            ("unordered_set/1e4", ["nodes", "--n", "10000", "--reps", str(reps)])]
+
+
 def thread_cells(ctx):
     ops = ctx.pick({"smoke": 2000, "quick": 1000000, "full": 10000000})
     return [(f"threads={w}", ["threads", "--threads", str(w), "--ops", str(ops)]) for w in (1, 2, 8)]
@@ -50,6 +57,13 @@ def experiments(ctx):
             "(std::pmr::polymorphic_allocator); relo-multipool-mono is the multipool over a monotonic resource. "
             "The table below the ratios gives each case's peak resident memory.",
             PROGRAM, every, "malloc", cells(ctx), summary=("relo-multipool", peers), section=memory_section),
+        Experiment(
+            "checking-resources", "Resources that check: the cost of relo::test_resource",
+            "The same work as \"allocators\" (random 8 to 512-byte blocks; std::unordered_set<int> of 10^4 built "
+            "and destroyed) on relo::test_resource over the global heap, bound at compile time: every allocation "
+            "and deallocation takes its lock and a hash-table operation beside the heap's. malloc is the global "
+            "heap alone.",
+            PROGRAM, ["malloc", "relo-test"], "malloc", checking_cells(ctx)),
         Experiment(
             "allocators-threads", "Several threads on one resource",
             "W threads each make random allocations and frees of 64 to 256 bytes (at most 1000 live per "

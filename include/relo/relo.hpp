@@ -19,6 +19,7 @@
 #include "relo/resource_allocator.hpp"
 #include "relo/small_vector.hpp"
 #include "relo/synchronized_multipool_resource.hpp"
+#include "relo/test_resource.hpp"
 #include "relo/vector.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"

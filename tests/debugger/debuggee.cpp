@@ -123,9 +123,17 @@ int main(int argc, char** argv) {
     expect("shared", "relo::synchronized_multipool_resource: " + std::to_string(shared.shard_count()) + " shards, " +
                          std::to_string(shared.bytes_in_use()) + " bytes in use, " +
                          std::to_string(shared.upstream_bytes()) + " bytes from the upstream");
+    relo::test_resource tested("tested");
+    void* kept = tested.allocate(48);
+    tested.deallocate(tested.allocate(1000), 1000);
+    expect("tested", "relo::test_resource tested: " + std::to_string(tested.blocks_in_use()) + " blocks, " +
+                         std::to_string(tested.bytes_in_use()) + " bytes in use (at most " +
+                         std::to_string(tested.max_bytes_in_use()) + "), " + std::to_string(tested.total_blocks()) +
+                         " blocks allocated in all, " + std::to_string(tested.problems()) + " problems");
     std::fclose(expected);
 
     stop_here();
     multipool.deallocate(big, 100000);
+    tested.deallocate(kept, 48);
     return static_cast<int>(ints.size() + small_base.size() + fixed_none.size()) == 6 ? 0 : 1;
 }

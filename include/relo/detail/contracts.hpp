@@ -73,17 +73,28 @@ namespace relo::detail {
 #endif
 }
 
+/// vfprintf with the C99 conversions (%zu, %td) on every platform, for relo's messages.
+inline void vprint_to(std::FILE* out, const char* format, va_list args) noexcept {
+#if defined(__MINGW32__)
+    __mingw_vfprintf(out, format, args);
+#else
+    std::vfprintf(out, format, args);
+#endif
+}
+RELO_PRINTF_FORMAT(2, 3) inline void print_to(std::FILE* out, const char* format, ...) noexcept {
+    va_list args;
+    va_start(args, format);
+    vprint_to(out, format, args);
+    va_end(args);
+}
+
 /// Writes "relo: " and the message to stderr, then traps. Defined whether or not checks are on, so that
 /// a program may call it in its own checks of relo's contracts.
 [[noreturn]] RELO_COLD RELO_PRINTF_FORMAT(1, 2) inline void contract_violated(const char* format, ...) noexcept {
     std::fputs("relo: ", stderr);
     va_list args;
     va_start(args, format);
-#if defined(__MINGW32__)
-    __mingw_vfprintf(stderr, format, args);
-#else
-    std::vfprintf(stderr, format, args);
-#endif
+    vprint_to(stderr, format, args);
     va_end(args);
     std::fputc('\n', stderr);
     std::fflush(stderr);
