@@ -222,6 +222,15 @@ class TestResourcePrinter(_Printer):
                                   int(v["max_bytes_in_use_"]), int(v["serial_"]), int(v["problems_"]))
 
 
+class ProfilingResourcePrinter(_Printer):
+    """relo::profiling_resource: the bytes in use and their peak, and the threads that recorded."""
+
+    def to_string(self):
+        v = self.val
+        return "relo::profiling_resource: %d bytes in use, peak %d, %d threads recorded" % (
+            _atomic_value(v["bytes_in_use_"]), _atomic_value(v["peak_"]), int(v["thread_records_"]))
+
+
 def _atomic_value(a):
     """The value of a std::atomic of an integer, which has the integer's layout (libstdc++ and libc++)."""
     integer = a.type.strip_typedefs().template_argument(0)
@@ -269,6 +278,7 @@ def build_pretty_printer():
     pp.add_printer("synchronized_multipool_resource", "^relo::synchronized_multipool_resource$",
                    SynchronizedMultipoolResourcePrinter)
     pp.add_printer("test_resource", "^relo::test_resource$", TestResourcePrinter)
+    pp.add_printer("profiling_resource", "^relo::profiling_resource$", ProfilingResourcePrinter)
     return pp
 
 

@@ -170,6 +170,14 @@ def test_resource_summary(valobj, internal_dict):
                               _unsigned(v, "max_bytes_in_use_"), _unsigned(v, "serial_"), _unsigned(v, "problems_"))
 
 
+def profiling_resource_summary(valobj, internal_dict):
+    v = _plain(valobj)
+    def atomic(name):  # (a std::atomic of an integer has the integer's layout)
+        return v.GetProcess().ReadUnsignedFromMemory(_member(v, name).GetLoadAddress(), 8, lldb.SBError())
+    return "relo::profiling_resource: %d bytes in use, peak %d, %d threads recorded" % (
+        atomic("bytes_in_use_"), atomic("peak_"), _unsigned(v, "thread_records_"))
+
+
 def monotonic_resource_summary(valobj, internal_dict):
     v = _plain(valobj)
     in_use = _unsigned(v, "retired_in_use_") + _unsigned(v, "top_") - _unsigned(v, "current_start_")
@@ -256,6 +264,6 @@ def __lldb_init_module(debugger, internal_dict):
         debugger.HandleCommand('type summary add -w relo -e -F %s.container_summary -x "%s"' % (module, pattern))
         debugger.HandleCommand('type synthetic add -w relo -l %s.ContainerChildren -x "%s"' % (module, pattern))
     for name in ("vm_arena", "monotonic_resource", "multipool_resource", "synchronized_multipool_resource",
-                 "test_resource"):
+                 "test_resource", "profiling_resource"):
         debugger.HandleCommand('type summary add -w relo -F %s.%s_summary -x "^relo::%s$"' % (module, name, name))
     debugger.HandleCommand("type category enable relo")

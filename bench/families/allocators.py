@@ -4,7 +4,7 @@ and the global allocators (P0089R0), with the peak resident memory beside every 
 from __future__ import annotations
 
 import report as rr
-from experiment import Experiment
+from experiment import Experiment, Target
 
 PROGRAMS = ["allocator_bench"]
 ORDER = 50
@@ -58,12 +58,16 @@ def experiments(ctx):
             "The table below the ratios gives each case's peak resident memory.",
             PROGRAM, every, "malloc", cells(ctx), summary=("relo-multipool", peers), section=memory_section),
         Experiment(
-            "checking-resources", "Resources that check: the cost of relo::test_resource",
+            "checking-resources", "Resources that check and profile: the cost of relo::test_resource and "
+            "relo::profiling_resource",
             "The same work as \"allocators\" (random 8 to 512-byte blocks; std::unordered_set<int> of 10^4 built "
-            "and destroyed) on relo::test_resource over the global heap, bound at compile time: every allocation "
-            "and deallocation takes its lock and a hash-table operation beside the heap's. malloc is the global "
-            "heap alone.",
-            PROGRAM, ["malloc", "relo-test"], "malloc", checking_cells(ctx)),
+            "and destroyed) on relo::test_resource and relo::profiling_resource over the global heap, bound at "
+            "compile time. test_resource takes a lock and a hash-table operation beside the heap's for every "
+            "allocation and deallocation; profiling_resource a 16-byte header per block, its thread's record "
+            "(plain stores) and one shared atomic add. new-delete is their upstream alone "
+            "(std::pmr::new_delete_resource(), a virtual call), malloc std::allocator.",
+            PROGRAM, ["new-delete", "malloc", "relo-test", "relo-profiling"], "new-delete", checking_cells(ctx),
+            targets=[Target("profiling_resource ≤ 2.0× its upstream's time", "relo-profiling", "new-delete", 2.0)]),
         Experiment(
             "allocators-threads", "Several threads on one resource",
             "W threads each make random allocations and frees of 64 to 256 bytes (at most 1000 live per "

@@ -15,6 +15,7 @@
 #include "relo/optional_ref.hpp"
 #include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"
+#include "relo/profiling_resource.hpp"
 #include "relo/relocation.hpp"
 #include "relo/resource_allocator.hpp"
 #include "relo/small_vector.hpp"

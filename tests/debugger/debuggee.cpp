@@ -130,10 +130,18 @@ int main(int argc, char** argv) {
                          std::to_string(tested.bytes_in_use()) + " bytes in use (at most " +
                          std::to_string(tested.max_bytes_in_use()) + "), " + std::to_string(tested.total_blocks()) +
                          " blocks allocated in all, " + std::to_string(tested.problems()) + " problems");
+    relo::profiling_resource profiler;
+    void* profiled = profiler.allocate(300);
+    profiler.deallocate(profiler.allocate(5000), 5000);
+    const relo::allocation_profile profile = profiler.profile();
+    expect("profiler", "relo::profiling_resource: " + std::to_string(profile.bytes_in_use) + " bytes in use, peak " +
+                           std::to_string(profile.peak_bytes_in_use) + ", " + std::to_string(profile.threads) +
+                           " threads recorded");
     std::fclose(expected);
 
     stop_here();
     multipool.deallocate(big, 100000);
     tested.deallocate(kept, 48);
+    profiler.deallocate(profiled, 300);
     return static_cast<int>(ints.size() + small_base.size() + fixed_none.size()) == 6 ? 0 : 1;
 }

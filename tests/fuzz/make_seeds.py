@@ -49,6 +49,7 @@ def main():
         ("multipool_monotonic", [[a, b, c] for a, b, c in ((0, 0, 0), (31, 97, 5), (29, 255, 11), (2, 16, 3))]),
         ("synchronized_multipool", [[a, b] for a, b in ((0, 0), (31, 97), (29, 255), (2, 16))]),
         ("test_resource", [[v] for v in (0, 1, 2, 3)]),
+        ("profiling_resource", [[v] for v in (0, 1, 2, 3)]),
     ):
         for i, first in enumerate(settings):
             for variant in range(2):

@@ -81,6 +81,21 @@ inline void vprint_to(std::FILE* out, const char* format, va_list args) noexcept
     std::vfprintf(out, format, args);
 #endif
 }
+/// vsnprintf with the same conversions: what would have been written (as vsnprintf returns).
+inline int vprint_into(char* buffer, std::size_t size, const char* format, va_list args) noexcept {
+#if defined(__MINGW32__)
+    return __mingw_vsnprintf(buffer, size, format, args);
+#else
+    return std::vsnprintf(buffer, size, format, args);
+#endif
+}
+RELO_PRINTF_FORMAT(3, 4) inline int print_into(char* buffer, std::size_t size, const char* format, ...) noexcept {
+    va_list args;
+    va_start(args, format);
+    const int n = vprint_into(buffer, size, format, args);
+    va_end(args);
+    return n;
+}
 RELO_PRINTF_FORMAT(2, 3) inline void print_to(std::FILE* out, const char* format, ...) noexcept {
     va_list args;
     va_start(args, format);

@@ -1,0 +1,189 @@
+// relo::profiling_resource and relo::recommend (relo/profiling_resource.hpp): the profile against a model of
+// the calls (counts, bytes, peak, histograms of sizes, alignments and lifetimes, reuse), threads and
+// cross-thread frees, the text and JSON forms, alignment kept over a checking upstream, and each branch of
+// the recommendation.
+#include "relo/profiling_resource.hpp"
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "relo/resource_allocator.hpp"
+#include "relo/test_resource.hpp"
+#include "relo/vector.hpp"
+
+namespace relo_test {
+namespace {
+
+std::size_t bucket(std::uint64_t x, std::size_t last) {
+    std::size_t k = 0;
+    while (x > 1 && k < last) {
+        x >>= 1;
+        ++k;
+    }
+    return k;
+}
+
+TEST(ProfilingResource, TheProfileMatchesAModelOfTheCalls) {
+    relo::test_resource upstream("upstream");  // (checks what the profiler passes on)
+    relo::profiling_resource r(&upstream);
+    std::mt19937 rng(11);
+    struct live {
+        std::size_t bytes, alignment;
+    };
+    std::map<void*, live> model;
+    std::uint64_t allocations = 0, deallocations = 0, total = 0, in_use = 0, peak = 0;
+    std::uint64_t sizes[relo::allocation_profile::size_buckets] = {};
+    std::uint64_t alignments[relo::allocation_profile::alignment_buckets] = {};
+    for (int step = 0; step < 4000; ++step) {
+        if (model.empty() || rng() % 5 < 3) {
+            const std::size_t bytes = rng() % 2000;
+            const std::size_t alignment = std::size_t{1} << (rng() % 8);  // 1 .. 128
+            void* p = r.allocate(bytes, alignment);
+            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignment, 0u);
+            model[p] = {bytes, alignment};
+            ++allocations;
+            total += bytes;
+            in_use += bytes;
+            peak = std::max(peak, in_use);
+            ++sizes[bucket(bytes, relo::allocation_profile::size_buckets - 1)];
+            ++alignments[bucket(alignment, relo::allocation_profile::alignment_buckets - 1)];
+        } else {
+            auto it = model.begin();
+            std::advance(it, static_cast<long>(rng() % model.size()));
+            r.deallocate(it->first, it->second.bytes, it->second.alignment);
+            in_use -= it->second.bytes;
+            model.erase(it);
+            ++deallocations;
+        }
+    }
+    const relo::allocation_profile p = r.profile();
+    EXPECT_EQ(p.allocations, allocations);
+    EXPECT_EQ(p.deallocations, deallocations);
+    EXPECT_EQ(p.live_blocks(), model.size());
+    EXPECT_EQ(p.total_bytes, total);
+    EXPECT_EQ(p.bytes_in_use, in_use);
+    EXPECT_EQ(p.peak_bytes_in_use, peak);
+    EXPECT_EQ(p.threads, 1u);
+    EXPECT_EQ(p.cross_thread_frees, 0u);
+    for (std::size_t k = 0; k < relo::allocation_profile::size_buckets; ++k) EXPECT_EQ(p.sizes[k], sizes[k]) << k;
+    for (std::size_t k = 0; k < relo::allocation_profile::alignment_buckets; ++k) EXPECT_EQ(p.alignments[k], alignments[k]) << k;
+    std::uint64_t lifetimes = 0;
+    for (std::uint64_t c : p.lifetimes) lifetimes += c;
+    EXPECT_EQ(lifetimes, deallocations);
+    for (const auto& [block, l] : model) r.deallocate(block, l.bytes, l.alignment);
+    EXPECT_EQ(upstream.blocks_in_use(), 0u);
+    EXPECT_EQ(upstream.problems(), 0u);
+    EXPECT_EQ(r.profile().bytes_in_use, 0u);
+}
+
+TEST(ProfilingResource, LifetimesAndReuse) {
+    relo::profiling_resource r;
+    void* first = r.allocate(64);
+    void* others[3];
+    for (void*& o : others) o = r.allocate(1000);
+    r.deallocate(first, 64);  // lived while 3 more were allocated: the bucket [2, 4)
+    relo::allocation_profile p = r.profile();
+    EXPECT_EQ(p.lifetimes[1], 1u);
+    void* again = r.allocate(64);  // a size freed before: reused
+    void* other = r.allocate(100000);
+    p = r.profile();
+    EXPECT_EQ(p.reused, 1u);
+    r.deallocate(again, 64);
+    r.deallocate(other, 100000);
+    for (void* o : others) r.deallocate(o, 1000);
+    p = r.profile();
+    EXPECT_EQ(p.live_blocks(), 0u);
+    EXPECT_EQ(p.peak_bytes_in_use, 3000u + 64u + 100000u) << "the three, again and other together";
+    EXPECT_GE(p.size_classes(), 3u);
+}
+
+TEST(ProfilingResource, ThreadsAndCrossThreadFrees) {
+    relo::profiling_resource r;
+    std::vector<void*> handed;
+    std::thread producer([&] {
+        for (int i = 0; i < 100; ++i) handed.push_back(r.allocate(32));
+    });
+    producer.join();
+    std::thread consumer([&] {
+        for (void* p : handed) r.deallocate(p, 32);
+    });
+    consumer.join();
+    const relo::allocation_profile p = r.profile();
+    EXPECT_EQ(p.threads, 2u);
+    EXPECT_EQ(p.cross_thread_frees, 100u);
+    EXPECT_EQ(p.allocations, 100u);
+    EXPECT_EQ(p.deallocations, 100u);
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool);
+}
+
+TEST(ProfilingResource, TextAndJson) {
+    relo::profiling_resource r;
+    {
+        relo::vector<int, relo::resource_allocator<int, relo::profiling_resource>> v(&r);
+        for (int i = 0; i < 1000; ++i) v.push_back(i);
+        const relo::allocation_profile live = r.profile();
+        EXPECT_GE(live.allocations, 2u);
+        EXPECT_EQ(live.live_blocks(), 1u);
+    }
+    const relo::allocation_profile p = r.profile();
+    const std::string text = p.text();
+    EXPECT_NE(text.find(std::to_string(p.allocations) + " allocations (0 live)"), std::string::npos) << text;
+    EXPECT_NE(text.find("sizes (bytes):"), std::string::npos);
+    const std::string json = p.json();
+    EXPECT_EQ(json.front(), '{');
+    EXPECT_EQ(json.back(), '}');
+    EXPECT_NE(json.find("\"allocations\": " + std::to_string(p.allocations)), std::string::npos) << json;
+    EXPECT_NE(json.find("\"sizes\": ["), std::string::npos);
+    EXPECT_NE(json.find("\"lifetimes\": ["), std::string::npos);
+}
+
+TEST(ProfilingResource, LargeAlignmentsAndZeroBytes) {
+    relo::test_resource upstream("upstream");
+    relo::profiling_resource r(&upstream);
+    for (std::size_t alignment : {std::size_t{32}, std::size_t{64}, std::size_t{4096}}) {
+        void* p = r.allocate(0, alignment);
+        void* q = r.allocate(100, alignment);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q) % alignment, 0u);
+        EXPECT_NE(p, q);
+        r.deallocate(q, 100, alignment);
+        r.deallocate(p, 0, alignment);
+    }
+    EXPECT_EQ(upstream.blocks_in_use(), 0u);
+    EXPECT_EQ(upstream.problems(), 0u);
+}
+
+// Each branch of the recommendation, from profiles made by hand.
+TEST(Recommend, EachStrategyForTheProfileThatCallsForIt) {
+    relo::allocation_profile p;
+    p.threads = 1;
+    p.allocations = 5;
+    p.total_bytes = 500;
+    p.peak_bytes_in_use = 500;
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::global_allocator);
+
+    p.allocations = 10000;
+    p.total_bytes = 1000000;
+    p.peak_bytes_in_use = 900000;
+    const relo::allocation_recommendation monotonic = relo::recommend(p);
+    EXPECT_EQ(monotonic.strategy, relo::allocation_strategy::monotonic);
+    EXPECT_NE(monotonic.text().find("relo::monotonic_resource"), std::string::npos);
+
+    p.peak_bytes_in_use = 100000;
+    p.reused = 5000;
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::multipool);
+
+    p.reused = 100;
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::multipool_over_monotonic);
+
+    p.cross_thread_frees = 1;
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool);
+}
+
+}  // namespace
+}  // namespace relo_test
