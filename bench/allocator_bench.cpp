@@ -56,29 +56,13 @@ struct malloc_impl {
     static void deallocate(state&, void* p, std::size_t bytes) { ::operator delete(p, bytes); }
 };
 
-/// The global heap through std::pmr::new_delete_resource(): what relo::test_resource and
-/// relo::profiling_resource run over by default (their upstream alone).
-struct new_delete_impl {
-    struct state {
-        std::pmr::memory_resource* base = std::pmr::new_delete_resource();
-        state() { keep(base); }
-    };
-    template <class T>
-    using allocator = std::pmr::polymorphic_allocator<T>;
-    template <class T>
-    static allocator<T> allocator_of(state& s) {
-        return allocator<T>(s.base);
-    }
-    static void* allocate(state& s, std::size_t bytes) { return s.base->allocate(bytes, 8); }
-    static void deallocate(state& s, void* p, std::size_t bytes) { s.base->deallocate(p, bytes, 8); }
-};
-
-/// A std::pmr resource reached through std::pmr::memory_resource* (a virtual call each time).
-template <class Resource>
+/// A std::pmr resource reached through std::pmr::memory_resource* (a virtual call each time). State holds
+/// it as `resource` (bench/resource_states.hpp: new_delete is the global heap's).
+template <class Resource, class State = just<Resource>>
 struct std_pmr_impl {
     struct state {
-        Resource resource;
-        std::pmr::memory_resource* base = &resource;
+        State held;
+        std::pmr::memory_resource* base = &held.resource;
         state() { keep(base); }  // (so that the calls stay virtual)
     };
     template <class T>
@@ -169,7 +153,8 @@ using allocator_impls = join_t<
           named<"relo-monotonic-first1k", monotonic_variant_impl<1 * kib>>,
           named<"relo-monotonic-first64k", monotonic_variant_impl<64 * kib>>,
           named<"relo-monotonic-first1m", monotonic_variant_impl<1024 * kib>>,
-          named<"new-delete", new_delete_impl>, named<"relo-test", relo_direct_impl<relo::test_resource>>,
+          named<"new-delete", std_pmr_impl<std::pmr::memory_resource, new_delete>>,
+          named<"relo-test", relo_direct_impl<relo::test_resource>>,
           named<"relo-profiling", relo_direct_impl<relo::profiling_resource>>>>;
 
 /// A cheap generator (the same sequence for every implementation).
