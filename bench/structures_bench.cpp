@@ -31,6 +31,7 @@
 // bump pointer, never freeing) over memory an untimed first build faulted in (floor) or that the timed
 // builds fault in once (floor-cold), what every strategy is measured against.
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <memory_resource>
@@ -42,8 +43,12 @@
 #include <unordered_set>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "relo/profiling_resource.hpp"
 #include "resource_states.hpp"
 
 #if defined(RELO_BENCH_HAVE_BOOST_PMR)
@@ -358,8 +363,59 @@ double run_structure(std::size_t elements, long iterations, bool warm) {
     return now_seconds() - start;
 }
 
+/// The implementation "recommended" (listed only: run() profiles, then runs the strategy chosen).
+struct recommended_by_profile {};
+
+/// What relo::recommend says of data structure number ds at 2^size_log elements, built once on a
+/// relo::profiling_resource and profiled before it is destroyed, as the name of the strategy that carries
+/// it out here. The structures are dropped whole, so a local resource is winked out (AS4, AS8, AS12).
+std::string recommended_strategy(int ds, std::size_t elements, relo::allocation_profile& profile) {
+    structures<pmr_allocator>::with(ds, [&](auto d) {
+        using DS = typename decltype(d)::type;
+        relo::profiling_resource profiler;
+        leaf_source leaves;
+        DS built{typename DS::allocator_type(&profiler)};
+        fill(built, elements, leaves);
+        profile = profiler.profile();
+    });
+    switch (relo::recommend(profile).strategy) {
+        case relo::allocation_strategy::global_allocator: return "AS1";
+        case relo::allocation_strategy::monotonic: return "AS4";
+        case relo::allocation_strategy::multipool: return "AS8";
+        case relo::allocation_strategy::multipool_over_monotonic: return "AS12";
+        case relo::allocation_strategy::synchronized_multipool: return "AS7";  // (one thread here)
+    }
+    return "AS1";
+}
+
+/// recommended_strategy() in a child process (fork), its answer and profile sent back through a pipe.
+std::string recommended_in_a_child(int ds, std::size_t elements, relo::allocation_profile& profile) {
+    int fds[2];
+    if (::pipe(fds) != 0) options::usage_error("pipe() failed");
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(fds[0]);
+        char name[8] = {};
+        const std::string chosen = recommended_strategy(ds, elements, profile);
+        std::snprintf(name, sizeof name, "%s", chosen.c_str());
+        if (::write(fds[1], name, sizeof name) != static_cast<ssize_t>(sizeof name) ||
+            ::write(fds[1], &profile, sizeof profile) != static_cast<ssize_t>(sizeof profile))
+            ::_exit(1);
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    char name[8] = {};
+    const bool read_all = ::read(fds[0], name, sizeof name) == static_cast<ssize_t>(sizeof name) &&
+                          ::read(fds[0], &profile, sizeof profile) == static_cast<ssize_t>(sizeof profile);
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (!read_all || !WIFEXITED(status) || WEXITSTATUS(status) != 0) options::usage_error("the profiling child failed");
+    return name;
+}
+
 int run(const options& opt) {
-    const std::string impl = opt.required("impl");
+    std::string impl = opt.required("impl");
     const int ds = static_cast<int>(opt.number("ds", 1));
     const int size_log = static_cast<int>(opt.number("size-log", 10));
     const int leaves_log = static_cast<int>(opt.number("leaves-log", 20));
@@ -370,6 +426,11 @@ int run(const options& opt) {
     const int iterations_log = leaves_log - per_element_log - size_log;
     const long iterations = iterations_log > 0 ? long{1} << iterations_log : 1;
     double t = -1;
+    // "recommended": the strategy relo::recommend picks from a profile of one build — made in a child
+    // process, so that the profiling build leaves nothing in this one's heap —, then timed as itself.
+    const std::string asked = impl;
+    relo::allocation_profile profile;
+    if (impl == "recommended") impl = recommended_in_a_child(ds, std::size_t{1} << size_log, profile);
     const bool found = strategies::with(impl, [&](auto s) {
         using Strategy = typename decltype(s)::type;
         structures<Strategy::template allocator>::with(
@@ -380,7 +441,11 @@ int run(const options& opt) {
     if (!found) options::usage_error("unknown strategy " + impl);
     const double leaves = static_cast<double>(iterations) * static_cast<double>(std::size_t{1} << (size_log + per_element_log));
     json_line out;
-    out.add("impl", impl).add("ds", static_cast<long>(ds)).add("size_log", static_cast<long>(size_log));
+    out.add("impl", asked).add("ds", static_cast<long>(ds)).add("size_log", static_cast<long>(size_log));
+    if (asked != impl) {
+        out.add("recommended_as", impl).add("profile_allocations", static_cast<long>(profile.allocations));
+        out.add("profile_peak_to_total", profile.peak_to_total()).add("profile_reuse", profile.reuse_fraction());
+    }
     out.add("iterations", iterations).add("leaves", leaves).add("time_s", t);
     out.add("max_rss_kb", process_counters::read().max_rss_kb);
     out.print();
@@ -391,7 +456,8 @@ int run(const options& opt) {
 
 program this_program() {
     return program("structures_bench", {
-        mode::of<strategies, table<named<"leaf", int>>>("run", run),
+        mode::of<join_t<strategies, table<named<"recommended", recommended_by_profile>>>, table<named<"leaf", int>>>(
+            "run", run),
     });
 }
 

@@ -45,6 +45,9 @@ TARGETS = [
     Target("AS7 (multipool, compile time) ≤ 1.0× AS1 (malloc)", "AS7", "AS1", 1.0),
     Target("AS3 (monotonic, compile time) ≤ 1.0× AS5 (the same at run time)", "AS3", "AS5", 1.0),
     Target("AS9 (multipool through std::pmr::memory_resource*) ≤ 1.1× AS7", "AS9", "AS7", 1.1),
+    # relo::recommend, from a profile of one build (relo::profiling_resource), against what was measured.
+    Target("the recommended strategy ≤ 1.1× relo's best strategy", "recommended", STRATEGIES[2:], 1.1),
+    Target("the recommended strategy ≤ 1.1× the global allocator (AS1)", "recommended", "AS1", 1.1),
 ]
 
 
@@ -72,7 +75,7 @@ def sizes(ctx, ds):
 def impls(ctx):
     available = ctx.impls(PROGRAM, "run")
     peers = [i for i in ("floor", "floor-cold", "std-pool", "std-monotonic", "boost-pool", "boost-monotonic") if i in available]
-    return STRATEGIES + peers + [f"AS1+{a}" for a in ctx.allocators]
+    return STRATEGIES + ["recommended"] + peers + [f"AS1+{a}" for a in ctx.allocators]
 
 
 def label(size_log):
@@ -81,7 +84,8 @@ def label(size_log):
 
 def experiments(ctx):
     every = impls(ctx)
-    peers = [i for i in every if i in ("AS1", "AS2") or i.startswith("AS1+") or not i.startswith("AS") and not i.startswith("floor")]
+    peers = [i for i in every if i in ("AS1", "AS2") or i.startswith("AS1+")
+             or not i.startswith("AS") and not i.startswith("floor") and i != "recommended"]
     out = []
     for ds in range(1, 13):
         cells = [(label(n), ["run", "--ds", str(ds), "--size-log", str(n), "--leaves-log", str(leaves_log(ctx, ds))])
@@ -174,6 +178,13 @@ def section(experiment, results, out):
                  for i in present]
         lines.append(f"| {row} | " + " | ".join(cells) + " |")
     lines.append("")
+    chosen = {}
+    for r in results:
+        if r.get("recommended_as"):
+            chosen.setdefault(r["cell"], r["recommended_as"])
+    if chosen:
+        lines += ["What relo::recommend chose from a profile of one build (relo::profiling_resource), by size: " +
+                  ", ".join(f"{row} {chosen[row]}" for row in rows if row in chosen) + ".", ""]
     name = f"{experiment.name}.png"
     if heat_map(experiment, summary, rows, table, os.path.join(out, name)):
         lines += [f"![{experiment.name}]({name})", ""]
