@@ -43,6 +43,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -388,29 +389,44 @@ std::string recommended_strategy(int ds, std::size_t elements, relo::allocation_
     return "AS1";
 }
 
-/// recommended_strategy() in a child process (fork), its answer and profile sent back through a pipe.
-std::string recommended_in_a_child(int ds, std::size_t elements, relo::allocation_profile& profile) {
+/// `structures_bench recommend --ds D --size-log N`: relo::recommend's choice for the cell and the profile,
+/// as raw bytes on stdout (for run(), which asks a process of its own: see recommended_by_a_process).
+int recommend_mode(const options& opt) {
+    const int ds = static_cast<int>(opt.number("ds", 1));
+    const int size_log = static_cast<int>(opt.number("size-log", 10));
+    relo::allocation_profile profile;
+    char name[8] = {};
+    std::snprintf(name, sizeof name, "%s", recommended_strategy(ds, std::size_t{1} << size_log, profile).c_str());
+    const bool written = std::fwrite(name, sizeof name, 1, stdout) == 1 && std::fwrite(&profile, sizeof profile, 1, stdout) == 1;
+    return written ? 0 : 1;
+}
+
+/// recommend_mode() run by another process (posix_spawn of this program, which shares nothing with this
+/// one: a fork would leave every page of this process copy-on-write, and the timed builds would fault them).
+std::string recommended_by_a_process(int ds, int size_log, relo::allocation_profile& profile) {
     int fds[2];
     if (::pipe(fds) != 0) options::usage_error("pipe() failed");
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::close(fds[0]);
-        char name[8] = {};
-        const std::string chosen = recommended_strategy(ds, elements, profile);
-        std::snprintf(name, sizeof name, "%s", chosen.c_str());
-        if (::write(fds[1], name, sizeof name) != static_cast<ssize_t>(sizeof name) ||
-            ::write(fds[1], &profile, sizeof profile) != static_cast<ssize_t>(sizeof profile))
-            ::_exit(1);
-        ::_exit(0);
-    }
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    ::posix_spawn_file_actions_addclose(&actions, fds[0]);
+    std::string ds_arg = std::to_string(ds), size_arg = std::to_string(size_log);
+    char program[] = "/proc/self/exe";
+    char mode[] = "recommend";
+    char ds_key[] = "--ds";
+    char size_key[] = "--size-log";
+    char* argv[] = {program, mode, ds_key, ds_arg.data(), size_key, size_arg.data(), nullptr};
+    pid_t child = 0;
+    const int spawned = ::posix_spawn(&child, program, &actions, nullptr, argv, environ);
+    ::posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     char name[8] = {};
-    const bool read_all = ::read(fds[0], name, sizeof name) == static_cast<ssize_t>(sizeof name) &&
+    const bool read_all = spawned == 0 && ::read(fds[0], name, sizeof name) == static_cast<ssize_t>(sizeof name) &&
                           ::read(fds[0], &profile, sizeof profile) == static_cast<ssize_t>(sizeof profile);
     ::close(fds[0]);
     int status = 0;
-    ::waitpid(child, &status, 0);
-    if (!read_all || !WIFEXITED(status) || WEXITSTATUS(status) != 0) options::usage_error("the profiling child failed");
+    if (spawned == 0) ::waitpid(child, &status, 0);
+    if (!read_all || !WIFEXITED(status) || WEXITSTATUS(status) != 0) options::usage_error("the profiling process failed");
     return name;
 }
 
@@ -426,11 +442,11 @@ int run(const options& opt) {
     const int iterations_log = leaves_log - per_element_log - size_log;
     const long iterations = iterations_log > 0 ? long{1} << iterations_log : 1;
     double t = -1;
-    // "recommended": the strategy relo::recommend picks from a profile of one build — made in a child
-    // process, so that the profiling build leaves nothing in this one's heap —, then timed as itself.
+    // "recommended": the strategy relo::recommend picks from a profile of one build — made by another
+    // process, so that the profiling build leaves nothing in this one —, then timed as itself.
     const std::string asked = impl;
     relo::allocation_profile profile;
-    if (impl == "recommended") impl = recommended_in_a_child(ds, std::size_t{1} << size_log, profile);
+    if (impl == "recommended") impl = recommended_by_a_process(ds, size_log, profile);
     const bool found = strategies::with(impl, [&](auto s) {
         using Strategy = typename decltype(s)::type;
         structures<Strategy::template allocator>::with(
@@ -458,6 +474,7 @@ program this_program() {
     return program("structures_bench", {
         mode::of<join_t<strategies, table<named<"recommended", recommended_by_profile>>>, table<named<"leaf", int>>>(
             "run", run),
+        mode::of<table<>, table<named<"leaf", int>>>("recommend", recommend_mode),
     });
 }
 

@@ -343,8 +343,7 @@ struct allocation_recommendation {
 /// The thresholds of relo::recommend, each chosen from the benchmark suite's measurements
 /// (docs/measurements/p0089_benchmarks.md, "Choosing a strategy from a profile").
 struct recommendation_thresholds {
-    std::uint64_t few_allocations = 8;     // at most this many, and small:
-    std::uint64_t few_bytes = 64 << 10;    // a local resource costs more than the allocations it replaces
+    std::uint64_t few_allocations = 8;     // at most this many: a local resource costs more than it saves
     double monotonic_peak_to_total = 0.5;  // peak ÷ total at least this: a monotonic resource wastes at most half
     double multipool_reuse = 0.25;         // below the peak ratio, reuse at least this: pools pay
 };
@@ -357,11 +356,10 @@ inline allocation_recommendation recommend(const allocation_profile& p, const re
                       static_cast<unsigned long long>(p.threads), static_cast<unsigned long long>(p.cross_thread_frees));
         return {allocation_strategy::synchronized_multipool, why, "benchmark IV and the contention family"};
     }
-    if (p.allocations <= t.few_allocations && p.total_bytes < t.few_bytes) {
-        detail::print_into(why, sizeof why,
-                           "only %llu allocations, %llu bytes: a local resource costs more than the ones it saves",
-                           static_cast<unsigned long long>(p.allocations), static_cast<unsigned long long>(p.total_bytes));
-        return {allocation_strategy::global_allocator, why, "benchmark I's DS1 of 2^6 and 2^10 ints"};
+    if (p.allocations <= t.few_allocations) {
+        detail::print_into(why, sizeof why, "only %llu allocations: a local resource costs more than the ones it saves",
+                           static_cast<unsigned long long>(p.allocations));
+        return {allocation_strategy::global_allocator, why, "benchmark I's DS1, a reserved vector<int>"};
     }
     if (p.peak_to_total() >= t.monotonic_peak_to_total) {
         detail::print_into(why, sizeof why,
