@@ -94,7 +94,7 @@ public:
         // The classes: 8 bytes, then 2^s classes per doubling 2^e < size <= 2^(e+1), in steps of 2^(e-s).
         // (Counted and sized without a loop per class: a resource per small structure is made often.)
         const unsigned s = per_doubling_shift_;
-        const unsigned top = floor_log2(options.max_block);  // every doubling below 2^top is complete
+        const unsigned top = detail::floor_log2(options.max_block);  // every doubling below 2^top is complete
         const std::size_t in_top = ((options.max_block - (std::size_t{1} << top)) << s) >> top;
         const std::size_t count = 1 + (std::size_t{top - 3} << s) + in_top;
         if (count > inline_pools)  // (finer classes or larger blocks than the defaults: a table from the upstream)
@@ -279,15 +279,6 @@ private:
         const std::size_t lowest = size & (~size + 1);
         return lowest < max_natural_alignment ? lowest : max_natural_alignment;
     }
-    static unsigned floor_log2(std::size_t x) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-        return static_cast<unsigned>(63 - __builtin_clzll(x));
-#else
-        unsigned e = 0;
-        while (x >>= 1) ++e;
-        return e;
-#endif
-    }
 
     /// The class for a request, or pool_count_ when it goes to the upstream.
     /// (Shifts only: a division by the class step, a run-time value, slowed the runtime binding measurably:
@@ -297,7 +288,7 @@ private:
         if (n <= 8) return 0;
         if (n > options_.max_block) return pool_count_;
         const unsigned s = per_doubling_shift_;
-        const unsigned e = floor_log2(n - 1);  // 2^e < n <= 2^(e+1), e >= 3
+        const unsigned e = detail::floor_log2(n - 1);  // 2^e < n <= 2^(e+1), e >= 3
         // The m-th of the 2^s classes above 2^e (steps of 2^(e-s)) holds n for m = ceil((n - 2^e) / step),
         // which is ((n - 1) >> (e - s)) - 2^s + 1.
         std::size_t i = (std::size_t{e - 3} << s) + (((n - 1) >> (e - s)) - (std::size_t{1} << s)) + 1;

@@ -142,12 +142,7 @@ namespace detail {
 
 /// The bucket of x: 0 for 0 and 1, else floor(log2 x), at most last.
 inline std::size_t log2_bucket(std::uint64_t x, std::size_t last) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    const std::size_t k = x > 1 ? static_cast<std::size_t>(63 - __builtin_clzll(x)) : 0;
-#else
-    std::size_t k = 0;
-    for (std::uint64_t y = x; y > 1; y >>= 1) ++k;
-#endif
+    const std::size_t k = x > 1 ? floor_log2(x) : 0;
     return k < last ? k : last;
 }
 
@@ -203,7 +198,7 @@ public:
     void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         detail::profile_record& r = record();
         const std::size_t offset = header_offset(alignment);
-        char* const raw = static_cast<char*>(upstream_->allocate(bytes + offset, alignment > alignof(header) ? alignment : alignof(header)));
+        char* const raw = static_cast<char*>(upstream_->allocate(bytes + offset, upstream_alignment(alignment)));
         const std::uint64_t serial = r.allocations.load(std::memory_order_relaxed) + 1;
         r.allocations.store(serial, std::memory_order_relaxed);
         char* const block = raw + offset;
@@ -236,7 +231,7 @@ public:
         }
         bytes_in_use_.fetch_sub(bytes, std::memory_order_relaxed);
         const std::size_t offset = header_offset(alignment);
-        upstream_->deallocate(block - offset, bytes + offset, alignment > alignof(header) ? alignment : alignof(header));
+        upstream_->deallocate(block - offset, bytes + offset, upstream_alignment(alignment));
     }
 
     /// What was recorded so far, summed over the threads.
@@ -268,6 +263,9 @@ private:
         detail::profile_record* owner;
         std::uint64_t serial;
     };
+    static std::size_t upstream_alignment(std::size_t alignment) noexcept {
+        return alignment > alignof(header) ? alignment : alignof(header);
+    }
     static std::size_t header_offset(std::size_t alignment) noexcept {  // (a multiple of the alignment)
         return alignment > sizeof(header) ? alignment : (sizeof(header) + alignment - 1) / alignment * alignment;
     }

@@ -80,6 +80,17 @@ constexpr bool is_constant_evaluated() noexcept {
 #endif
 }
 
+/// floor(log2 x), for x >= 1 (the multipool's size classes, the profiler's histograms).
+inline unsigned floor_log2(unsigned long long x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return static_cast<unsigned>(63 - __builtin_clzll(x));
+#else
+    unsigned e = 0;
+    while (x >>= 1) ++e;
+    return e;
+#endif
+}
+
 }  // namespace relo::detail
 
 // Hardening: what a violated precondition does (RELO_EXPECTS, RELO_EXPECTS_MSG).
