@@ -458,19 +458,6 @@ private:
 template <class T, std::size_t N>
 using static_vector = inplace_vector<T, N>;
 
-/// Erases every element equal to value; returns how many.
-template <class T, std::size_t N, class U>
-RELO_CONSTEXPR20 typename inplace_vector<T, N>::size_type erase(inplace_vector<T, N>& c, const U& value) {
-    auto equal = [&value](const T& e) { return e == value; };
-    return detail::erase_if(c, equal);
-}
-
-/// Erases every element satisfying pred; returns how many.
-template <class T, std::size_t N, class Pred>
-RELO_CONSTEXPR20 typename inplace_vector<T, N>::size_type erase_if(inplace_vector<T, N>& c, Pred pred) {
-    return detail::erase_if(c, pred);
-}
-
 /// The elements are inside the object, addressed from where it is: relocating it relocates them.
 template <class T, std::size_t N>
 struct is_trivially_relocatable<inplace_vector<T, N>> : is_trivially_relocatable<T> {};

@@ -53,19 +53,15 @@ struct page_allocator_policy {
     /// For trivially relocatable T: blocks of at least this many bytes are large blocks. realloc would move
     /// a large block's pages with mremap too, but only while glibc keeps the block in its own mapping: once
     /// a process has freed a block of 128 KiB - 32 MiB, glibc raises its mmap threshold up to that size, and
-    /// from then on realloc copies blocks below it (with realloc at every size relo::vector took 1.2-2.2x
-    /// uwr::vector's time on the thesis's push-only cells in a long-lived process). relo's own mappings do
-    /// not depend on what the process did before. From 64 KiB, with the warm-block cache below, relo is at
-    /// or below uwr::vector (which maps from 4 KiB) in every int and array cell of the environment, fresh
-    /// and long-lived; from 256 KiB a vector faults its first 256 KiB twice (heap, then mapping: 1.09-1.14x
-    /// uwr on push-only with 50 and 100 vectors); from 16-32 KiB one vector faulted more pages
-    /// (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
+    /// from then on realloc copies blocks below it, so realloc at every size was slow in long-lived
+    /// processes. relo's own mappings do not depend on what the process did before. Why 64 KiB: a larger
+    /// threshold faults a vector's first blocks twice (heap, then mapping), a smaller one faulted more
+    /// pages (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
-    /// malloc can do for them: no element is moved). From 128 KiB, with the warm-block cache: on the thesis's
-    /// test type and std::string 0.40-0.86 of std::vector's time in fresh processes and 0.11-0.77 in a
-    /// long-lived one, where 2 MiB took 0.40-1.13 and 0.13-1.16 (64 KiB: up to 0.85 fresh; 256 KiB: all/test
-    /// type 0.96 fresh; docs/measurements/thresholds.md, "Other types: large blocks from 128 KiB").
+    /// malloc can do for them: no element is moved). Why 128 KiB: the thresholds around it measured
+    /// slower for the thesis's test type and std::string, fresh and long-lived
+    /// (docs/measurements/thresholds.md, "Other types: large blocks from 128 KiB").
     static constexpr std::size_t other_mapping_threshold = std::size_t{128} << 10;
     /// A large block reserves this many times its size in address space, to grow into in place.
     static constexpr std::size_t reservation_factor = 16;

@@ -460,19 +460,6 @@ pinned_vector(InputIt, InputIt) -> pinned_vector<typename std::iterator_traits<I
 template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
 pinned_vector(max_capacity_t, std::size_t, InputIt, InputIt) -> pinned_vector<typename std::iterator_traits<InputIt>::value_type>;
 
-/// Erases every element equal to value; returns how many.
-template <class T, class P, class U>
-typename pinned_vector<T, P>::size_type erase(pinned_vector<T, P>& c, const U& value) {
-    auto equal = [&value](const T& e) { return e == value; };
-    return detail::erase_if(c, equal);
-}
-
-/// Erases every element satisfying pred; returns how many.
-template <class T, class P, class Pred>
-typename pinned_vector<T, P>::size_type erase_if(pinned_vector<T, P>& c, Pred pred) {
-    return detail::erase_if(c, pred);
-}
-
 /// Pointers into its reservation and sizes: the elements stay where they are when the object moves.
 template <class T, class P>
 struct is_trivially_relocatable<pinned_vector<T, P>> : std::true_type {};

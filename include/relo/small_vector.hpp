@@ -163,7 +163,7 @@ public:
         const block b = heap_block();
         const size_type slots = inline_capacity();
         if (b.size() > slots) {
-            set_heap(blocks::shrink(allocator(), b));
+            adopt(blocks::shrink(allocator(), b));
             return;
         }
         try {
@@ -183,17 +183,11 @@ public:
     void swap(small_vector_base& other) {
         if (this == std::addressof(other)) return;
         const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
-        if constexpr (alloc_traits::propagate_on_container_swap::value) {
-            using std::swap;
-            swap(allocator(), other.allocator());
-        } else {
-            RELO_EXPECTS_MSG(alloc_traits::is_always_equal::value || allocator() == other.allocator(),
-                             "%s::swap: the allocators differ and do not propagate on swap", "relo::small_vector");
-        }
+        this->swap_allocators(other);
         if (is_on_heap() && other.is_on_heap()) {
             const block mine = heap_block();
-            set_heap(other.heap_block());
-            other.set_heap(mine);
+            adopt(other.heap_block());
+            other.adopt(mine);
         } else if (is_on_heap() && other.size() <= inline_capacity()) {
             give_heap_block_for_inline(other);
         } else if (other.is_on_heap() && this->size() <= other.inline_capacity()) {
@@ -229,7 +223,7 @@ protected:
         const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
         if (other.is_on_heap() && (alloc_traits::is_always_equal::value || allocator() == other.allocator())) {
             release_all();
-            set_heap(other.heap_block());
+            adopt(other.heap_block());
             other.set_inline(0, other.inline_capacity());
             return;
         }
@@ -290,7 +284,7 @@ private:
         std::memcpy(slots_address(), &value, sizeof value);
     }
     /// Records b as the storage (the inline slots hold no elements by now, and keep N).
-    void set_heap(const block& b) noexcept {
+    void adopt(const block& b) noexcept {
         if (!is_on_heap()) {
             detail::unpoison(slots_address(), storage_.capacity * sizeof(T));  // (no more element storage)
             record_inline_capacity(storage_.capacity);
@@ -318,7 +312,7 @@ private:
             throw;
         }
         set_inline(inline_one.size(), slots);
-        inline_one.set_heap(mine);
+        inline_one.adopt(mine);
     }
 
     RELO_NOINLINE size_type grow_for_one_more() {
@@ -360,18 +354,18 @@ private:
         const size_type want = grown_capacity(required);
         const size_type old_size = this->size();
         if (is_on_heap()) {
-            set_heap(blocks::reallocate_emplacing(allocator(), heap_block(), want, required, build));
+            adopt(blocks::reallocate_emplacing(allocator(), heap_block(), want, required, build));
         } else {
-            set_heap(blocks::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
+            adopt(blocks::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
         }
         this->build_if_grown_in_place(old_size, build);
     }
     void seq_grow_with_gap(size_type required, size_type at, size_type n) {
         const size_type want = grown_capacity(required);
         if (is_on_heap()) {
-            set_heap(blocks::reallocate_with_gap(allocator(), heap_block(), want, required, at, n));
+            adopt(blocks::reallocate_with_gap(allocator(), heap_block(), want, required, at, n));
         } else {
-            set_heap(blocks::transfer_with_gap(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), at, n));
+            adopt(blocks::transfer_with_gap(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), at, n));
         }
     }
 
@@ -384,18 +378,16 @@ private:
     /// relo::vector's (realloc / mremap / in place).
     void grow_to(size_type want, size_type need) {
         if (is_on_heap()) {
-            set_heap(blocks::reallocate(allocator(), heap_block(), want, need));
+            adopt(blocks::reallocate(allocator(), heap_block(), want, need));
         } else {
-            set_heap(blocks::transfer(allocator(), heap_block(), detail::allocate_at_least(allocator(), want)));
+            adopt(blocks::transfer(allocator(), heap_block(), detail::allocate_at_least(allocator(), want)));
         }
     }
 
     /// New storage (always a heap block: n exceeds the capacity) holding what build(dest) constructs.
     template <class Build>
     void seq_rebuild(size_type n, Build&& build) {
-        const block fresh = blocks::build_new(allocator(), n, std::forward<Build>(build));
-        release_all();
-        set_heap(fresh);
+        this->rebuild_in_new_block(n, std::forward<Build>(build));
     }
 };
 
@@ -520,19 +512,6 @@ template <class InputIt, class Alloc = default_allocator<typename std::iterator_
 small_vector(InputIt, InputIt, Alloc = Alloc())
     -> small_vector<typename std::iterator_traits<InputIt>::value_type,
                     detail::default_small_capacity<typename std::iterator_traits<InputIt>::value_type>, Alloc>;
-
-/// Erases every element equal to value; returns how many.
-template <class T, class A, class G, class U>
-typename small_vector_base<T, A, G>::size_type erase(small_vector_base<T, A, G>& c, const U& value) {
-    auto equal = [&value](const T& e) { return e == value; };
-    return detail::erase_if(c, equal);
-}
-
-/// Erases every element satisfying pred; returns how many.
-template <class T, class A, class G, class Pred>
-typename small_vector_base<T, A, G>::size_type erase_if(small_vector_base<T, A, G>& c, Pred pred) {
-    return detail::erase_if(c, pred);
-}
 
 namespace pmr {
 /// relo::small_vector with a std::pmr::polymorphic_allocator.

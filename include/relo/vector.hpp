@@ -176,13 +176,7 @@ public:
     /// Exchanges contents in O(1), never throwing; iterators follow the elements. The allocators are
     /// swapped when propagate_on_container_swap says so; otherwise they must compare equal (pre).
     RELO_CONSTEXPR20 void swap(vector& other) noexcept {
-        if constexpr (alloc_traits::propagate_on_container_swap::value) {
-            using std::swap;
-            swap(allocator(), other.allocator());
-        } else {
-            RELO_EXPECTS_MSG(alloc_traits::is_always_equal::value || allocator() == other.allocator(),
-                             "%s::swap: the allocators differ and do not propagate on swap", "relo::vector");
-        }
+        this->swap_allocators(other);
         using std::swap;
         swap(storage_.begin, other.storage_.begin);
         swap(storage_.end, other.storage_.end);
@@ -374,9 +368,7 @@ private:
 
     template <class Build>
     RELO_CONSTEXPR20 void seq_rebuild(size_type n, Build&& build) {
-        const block fresh = blocks::build_new(allocator(), n, std::forward<Build>(build));
-        release_storage();
-        adopt(fresh);
+        this->rebuild_in_new_block(n, std::forward<Build>(build));
     }
 
     // Growth is out of line, on a block passed by value (see detail/heap_block.hpp).
@@ -424,19 +416,6 @@ private:
 template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
           std::enable_if_t<detail::is_input_iterator_v<InputIt> && detail::is_allocator_v<Alloc>, int> = 0>
 vector(InputIt, InputIt, Alloc = Alloc()) -> vector<typename std::iterator_traits<InputIt>::value_type, Alloc>;
-
-/// Erases every element equal to value; returns how many (the counterpart of std::erase).
-template <class T, class A, class G, class U>
-RELO_CONSTEXPR20 typename vector<T, A, G>::size_type erase(vector<T, A, G>& c, const U& value) {
-    auto equal = [&value](const T& e) { return e == value; };
-    return detail::erase_if(c, equal);
-}
-
-/// Erases every element satisfying pred; returns how many (the counterpart of std::erase_if).
-template <class T, class A, class G, class Pred>
-RELO_CONSTEXPR20 typename vector<T, A, G>::size_type erase_if(vector<T, A, G>& c, Pred pred) {
-    return detail::erase_if(c, pred);
-}
 
 /// A vector is three pointers to its heap block and its allocator: trivially relocatable when the allocator
 /// is and the pointers are raw (an offset pointer, for memory shared between processes, points relative to

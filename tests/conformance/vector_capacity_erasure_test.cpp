@@ -92,7 +92,18 @@ TYPED_TEST(vector_capacity_erasure, erase_and_erase_if) {
     model.erase(std::remove_if(model.begin(), model.end(), odd), model.end());
     EXPECT_EQ(removed_odd, expected_odd);
     EXPECT_EQ(contents(a), model);
+    // The value's type defaults to the element type (C++26's erase), so a braced value works.
+    a.assign({0, 4, 0, 2});
+    EXPECT_EQ(erase(a, {}), 2u);
+    EXPECT_EQ(contents(a), (std::vector<int>{4, 2}));
 }
+
+// relo's erase and erase_if take relo's containers only: for others, the standard's are found.
+static_assert(relo::detail::is_relo_sequence_v<relo::vector<int>> &&
+              relo::detail::is_relo_sequence_v<relo::small_vector<int, 4>> &&
+              relo::detail::is_relo_sequence_v<relo::inplace_vector<int, 4>> &&
+              relo::detail::is_relo_sequence_v<relo::pinned_vector<int>>);
+static_assert(!relo::detail::is_relo_sequence_v<std::vector<int>> && !relo::detail::is_relo_sequence_v<int>);
 
 // data(): [data(), data() + size()) is a valid range, and data() == &front() when not empty.
 TYPED_TEST(vector_capacity_erasure, data) {
