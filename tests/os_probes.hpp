@@ -16,12 +16,22 @@
 #include <windows.h>
 #else
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #endif
 
 namespace relo_test {
 
 inline std::size_t page() { return relo::detail::os::page_size(); }
+
+#if !defined(_WIN32)
+/// The process's minor page faults so far (a page touched for the first time, or written after a fork).
+inline long minor_page_faults() {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+#endif
 
 /// How many pages of [p, p + bytes) hold memory — resident (mincore), or on Windows committed
 /// (VirtualQuery: a decommitted page holds none) —, or SIZE_MAX if the range is not mapped.

@@ -281,6 +281,29 @@ TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {
     a.deallocate(p, 100);
 }
 
+#if RELO_HAS_MREMAP
+// A block moved once is two kernel mappings (the moved pages, and the new reservation's own): the next move
+// must move both as pages too (the kernel refuses one call spanning both), not copy them. Counted in page
+// faults: a copy writes every old page anew, a page move writes none.
+TEST(PageAllocator, ABlockMovedTwiceMovesPagesBothTimes) {
+    relo::page_allocator<int> a;
+    constexpr std::size_t mib_ints = (std::size_t{1} << 20) / sizeof(int);
+    std::size_t n = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
+    int* p = a.allocate(n);
+    fill(p, n);
+    for (std::size_t next : {2 * mib_ints, 30 * mib_ints, 48 * mib_ints}) {  // past 16x, in place, past again
+        const long faults_before = minor_page_faults();
+        p = a.reallocate(p, n, next);
+        const long faults = minor_page_faults() - faults_before;
+        EXPECT_LT(faults, 256) << "growing from " << n * sizeof(int) << " bytes faulted " << faults << " pages";
+        expect_filled(p, n);
+        fill(p, next);
+        n = next;
+    }
+    a.deallocate(p, n);
+}
+#endif
+
 // Large blocks from 1 MiB, huge pages only once a block commits 8 MiB: growing and shrinking across the
 // huge-page threshold, in place and by moving, keeps the bytes, and the committed length follows it.
 struct late_huge_pages_policy : relo::page_allocator_policy {

@@ -225,6 +225,7 @@ private:
 
     // A large block keeps its reserved and committed lengths in front of the elements.
     static constexpr std::size_t header_bytes = alignof(T) > 64 ? alignof(T) : 64;
+    static_assert(header_bytes >= detail::large_block::header_size, "a large block's header fits before the elements");
 
     static constexpr detail::large_block_options options() noexcept {
         return {Policy::reservation_factor, Policy::huge_page_threshold};

@@ -25,7 +25,8 @@
 // but does not use on average costs more than the faults it saves.
 //
 // Only when the reservation is used up does a block move: reallocate() moves its pages (mremap with
-// MREMAP_FIXED into a larger reservation: page-table entries move, no byte is copied); resize_in_place()
+// MREMAP_FIXED into a larger reservation: page-table entries move, no byte is copied), one kernel mapping
+// at a time, since a block moved before is several (block_header says where they begin); resize_in_place()
 // first tries to extend the reservation where the address space behind it is free.
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_LARGE_BLOCK_HPP
@@ -123,7 +124,7 @@ public:
             os::release(base, reserved);
             throw_bad_alloc();
         }
-        *header(base) = {reserved, committed};
+        *header(base) = {reserved, committed, {}, 0};
         return {static_cast<char*>(base) + offset, committed - offset};
     }
 
@@ -187,23 +188,54 @@ public:
             target = reserve_aligned(reserved, opt);
         }
         if (target == nullptr) throw_bad_alloc();
+        // The pages move mapping by mapping while the header can record where the new mappings begin;
+        // past that, a copy makes the block one mapping again.
+        const block_header old = *header(base);
+        const bool may_move = old.mapping_start_count < max_mapping_starts;
+        std::size_t moved = 0;
         try {
-            os::remap_to(base, old_committed, old_reserved, new_committed, target);
+            if (may_move) {
+                moved = os::remap_to(base, old_committed, old_reserved, new_committed, target, old.mapping_starts,
+                                     old.mapping_start_count);
+            } else {
+                os::copy_to(base, old_committed, old_reserved, new_committed, target);
+            }
         } catch (...) {
             os::release(target, reserved);
             throw;
         }
         // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
         if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
-        *header(target) = {reserved, new_committed};
+        block_header& h = *header(target);
+        h = {reserved, new_committed, {}, 0};
+        if (moved != 0) {  // the moved mappings, and the new one where they end
+            for (std::size_t k = 0; k < old.mapping_start_count; ++k)
+                if (old.mapping_starts[k] < moved) h.mapping_starts[h.mapping_start_count++] = old.mapping_starts[k];
+            h.mapping_starts[h.mapping_start_count++] = moved;
+        }
         return static_cast<char*>(target) + offset;
     }
 
 private:
+    static constexpr std::size_t max_mapping_starts = 5;
     struct block_header {
         std::size_t reserved;   // the reservation's length
         std::size_t committed;  // its committed prefix's length
+        // Where the kernel's mappings of the reservation begin, past the first (and past `committed`, the
+        // end of the pages with access), ascending. A new reservation is one mapping; moving a block's pages
+        // into another keeps every moved mapping whole (their pages keep their old offsets, so the kernel
+        // merges none of them with the new reservation's own), and the new reservation's mapping begins
+        // where they end. A page move goes mapping by mapping (os::remap_to), and growth in place extends
+        // the last mapping.
+        std::size_t mapping_starts[max_mapping_starts];
+        std::size_t mapping_start_count;
     };
+
+public:
+    /// The header's size: page_allocator's elements start at least this far into the block.
+    static constexpr std::size_t header_size = sizeof(block_header);
+
+private:
     static block_header* header(void* base) noexcept { return static_cast<block_header*>(base); }
 
     /// Blocks on huge pages are not cached: a range once advised MADV_HUGEPAGE keeps the advice.
@@ -285,10 +317,14 @@ private:
 
     /// Grows the reservation in place to `wanted` bytes, if the address space behind it is free.
     static bool extend_reservation(char* base, std::size_t committed, std::size_t reserved, std::size_t wanted) noexcept {
-        // The committed pages and the reserved tail are separate mappings; grow the last one.
-        const bool has_tail = reserved > committed;
-        char* last = has_tail ? base + committed : base;
-        const std::size_t last_length = has_tail ? reserved - committed : committed;
+        // Grow the last mapping: the reserved tail, which the committed pages end; else the committed
+        // pages' last (block_header::mapping_starts).
+        std::size_t last_start = reserved > committed ? committed : 0;
+        const block_header& h = *header(base);
+        for (std::size_t k = 0; k < h.mapping_start_count; ++k)
+            if (h.mapping_starts[k] > last_start && h.mapping_starts[k] < reserved) last_start = h.mapping_starts[k];
+        char* last = base + last_start;
+        const std::size_t last_length = reserved - last_start;
         if (!os::remap_in_place(last, last_length, last_length + (wanted - reserved))) return false;
         header(base)->reserved = wanted;
         return true;

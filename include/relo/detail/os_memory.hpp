@@ -271,25 +271,61 @@ inline bool remap_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes
 #endif
 }
 
-/// Move the pages of [p, p + old_bytes) to `target` (the start of a reservation the caller made), resized
-/// to new_bytes and committed, then give back the whole old reservation, [p, p + old_reserved). Where the
-/// kernel can, page-table entries move and no byte is copied. Throws std::bad_alloc; on a throw nothing
-/// changed.
-inline void* remap_to(void* p, std::size_t old_bytes, std::size_t old_reserved, std::size_t new_bytes, void* target) {
+/// Copy [p, p + old_bytes) to `target` (the start of a reservation the caller made), committing new_bytes
+/// there, then give back the whole old reservation, [p, p + old_reserved). Throws std::bad_alloc; on a
+/// throw nothing changed.
+inline void copy_to(void* p, std::size_t old_bytes, std::size_t old_reserved, std::size_t new_bytes, void* target) {
     const std::size_t old_len = round_up_to_pages(old_bytes);
     const std::size_t new_len = round_up_to_pages(new_bytes);
-#if RELO_HAS_MREMAP && defined(MREMAP_FIXED)
-    void* q = ::mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, target);
-    if (q != MAP_FAILED) {
-        if (old_reserved > old_len) release(static_cast<char*>(p) + old_len, old_reserved - old_len);
-        return q;
-    }
-#endif
-    // Elsewhere (and on the kernel's refusal, e.g. a range that spans several mappings): a copy.
     if (!commit(target, new_len)) throw_bad_alloc();
     std::memcpy(target, p, old_len < new_len ? old_len : new_len);
     release(p, old_reserved);
-    return target;
+}
+
+/// Move the pages of [p, p + old_bytes) to `target` (the start of a reservation the caller made), resized
+/// to new_bytes and committed, then give back the whole old reservation, [p, p + old_reserved). Where the
+/// kernel can, page-table entries move and no byte is copied: one call per kernel mapping of the old
+/// range, whose starts after the first are mapping_starts (ascending; those past old_bytes are ignored),
+/// since the kernel refuses a move that spans mappings (and kernels before 6.17 unmap the destination
+/// before refusing). Returns how many bytes moved as pages, from p on (0: all were copied; the new range
+/// then is one mapping). Throws std::bad_alloc; on a throw nothing changed.
+inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_reserved, std::size_t new_bytes,
+                            void* target, const std::size_t* mapping_starts, std::size_t mapping_start_count) {
+#if RELO_HAS_MREMAP && defined(MREMAP_FIXED)
+    const std::size_t old_len = round_up_to_pages(old_bytes);
+    const std::size_t new_len = round_up_to_pages(new_bytes);
+    char* const from = static_cast<char*>(p);
+    char* const to = static_cast<char*>(target);
+    // The new pages first: what may fail does so before anything moves.
+    if (new_len >= old_len && (new_len == old_len || commit(to + old_len, new_len - old_len))) {
+        std::size_t moved = 0;
+        for (std::size_t k = 0; k <= mapping_start_count && moved < old_len; ++k) {
+            const std::size_t end = k < mapping_start_count ? mapping_starts[k] : old_len;
+            if (end <= moved || end > old_len) continue;
+            if (::mremap(from + moved, end - moved, end - moved, MREMAP_MAYMOVE | MREMAP_FIXED, to + moved) == MAP_FAILED)
+                break;  // (the kernel's limit on mappings: the rest is copied)
+            moved = end;
+        }
+        if (moved == old_len || commit(to + moved, old_len - moved)) {
+            std::memcpy(to + moved, from + moved, old_len - moved);
+            release(from + moved, old_reserved - moved);  // (the moved pages left holes: nothing to give back)
+            return moved;
+        }
+        // Not even a copy fits: the moved pages go back, best effort, and nothing changed.
+        for (std::size_t k = 0, start = 0; start < moved; ++k) {
+            const std::size_t end = k < mapping_start_count && mapping_starts[k] < moved ? mapping_starts[k] : moved;
+            if (end <= start) continue;
+            (void)::mremap(to + start, end - start, end - start, MREMAP_MAYMOVE | MREMAP_FIXED, from + start);
+            start = end;
+        }
+        throw_bad_alloc();
+    }
+#else
+    (void)mapping_starts;
+    (void)mapping_start_count;
+#endif
+    copy_to(p, old_bytes, old_reserved, new_bytes, target);
+    return 0;
 }
 
 }  // namespace relo::detail::os
