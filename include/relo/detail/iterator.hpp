@@ -3,7 +3,7 @@
 // A class rather than T*, as every major std::vector's: `--v.end()` and `v.end()++` compile (a prvalue
 // pointer cannot be incremented; nlohmann::json's ordered_map returns `{--this->end(), true}`), iterators
 // of different containers are different types, and an iterator converts to its const_iterator but not back.
-// It holds one pointer and nothing else, so optimized code is the pointer's (docs/vector_performance.md,
+// It holds one pointer and nothing else, so optimized code is the pointer's (docs/measurements/vector.md,
 // "Class iterators"). Every operation is constexpr and noexcept; in C++20 it is a std::contiguous_iterator
 // (std::to_address through operator->). Hardened builds check the positions given to the container's
 // operations (insert, emplace, erase: inside the container, so a foreign iterator traps), and
