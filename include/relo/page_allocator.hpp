@@ -223,9 +223,9 @@ public:
 private:
     static constexpr std::size_t usable_size_query_bytes = 256;
 
-    // A large block keeps its reserved and committed lengths in front of the elements.
+    // A large block keeps its header (its lengths, where its mappings begin) in front of the elements.
     static constexpr std::size_t header_bytes = alignof(T) > 64 ? alignof(T) : 64;
-    static_assert(header_bytes >= detail::large_block::header_size, "a large block's header fits before the elements");
+    static_assert(detail::large_block::header_size <= 64, "a large block's header fits before the elements");
 
     static constexpr detail::large_block_options options() noexcept {
         return {Policy::reservation_factor, Policy::huge_page_threshold};
