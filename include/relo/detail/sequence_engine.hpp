@@ -1,6 +1,7 @@
 // relo/detail/sequence_engine.hpp — the engines under sequence_ops' public operations: growth on
 // push_back, insertion (one routine, two strategies: insert_n), assignment, construction into an empty
-// container, resize; and the aliasing rule they share (an argument may be an element: index_of_element).
+// container, resize, and the glue of swap and copy assignment the containers share; and the aliasing rule
+// they all follow (an argument may be an element: index_of_element).
 // Part of detail/sequence.hpp, which includes this file at its end (never included alone: it defines
 // members of the class declared there).
 // Layer 3, the container engine (docs/design.md, "Layers").
