@@ -56,7 +56,9 @@ def keep(report_dir, runs_dir=None):
     os.makedirs(runs_dir, exist_ok=True)
     path = os.path.join(runs_dir, f"{date}.json")
     with open(path, "w") as f:
-        json.dump({"header": run["header"], "setup": run["setup"], "results": kept}, f, indent=0)
+        # (The report's folder is the machine's, not the run's: the kept command names none.)
+        header = [re.sub(r" --out \S+", "", line) if line.startswith("- command:") else line for line in run["header"]]
+        json.dump({"header": header, "setup": run["setup"], "results": kept}, f, indent=0)
         f.write("\n")
     print(f"kept {sum(len(c) for c in kept.values())} cells of {len(kept)} experiments in {os.path.relpath(path, ROOT)}")
 

@@ -29,7 +29,8 @@ def a_run(out):
         r["minor_faults"] = 100
     with open(os.path.join(out, "run.json"), "w") as f:
         json.dump({"setup": ctx.as_json(), "failures": [],
-                   "header": ["- date: 2026-01-02 03:04 UTC", "- machine: test", "- command: `./relo.sh bench`"]}, f)
+                   "header": ["- date: 2026-01-02 03:04 UTC", "- machine: test",
+                              "- command: `./relo.sh bench --out /tmp/somewhere --rounds 3`"]}, f)
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(results, f)
     return ctx, results
@@ -61,6 +62,7 @@ class PerformancePageTest(unittest.TestCase):
         for row in rows:
             self.assertIn(row, lines)
         self.assertIn("- date: 2026-01-02 03:04 UTC", lines)
+        self.assertIn("- command: `./relo.sh bench --rounds 3`", lines)  # the machine's folder left out
 
     def test_the_check_fails_on_a_changed_number_and_passes_on_the_runs_tables(self):
         self.keep()
