@@ -298,26 +298,27 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
     char* const to = static_cast<char*>(target);
     // The new pages first: what may fail does so before anything moves.
     if (new_len >= old_len && (new_len == old_len || commit(to + old_len, new_len - old_len))) {
-        std::size_t moved = 0;
-        for (std::size_t k = 0; k <= mapping_start_count && moved < old_len; ++k) {
-            const std::size_t end = k < mapping_start_count ? mapping_starts[k] : old_len;
-            if (end <= moved || end > old_len) continue;
-            if (::mremap(from + moved, end - moved, end - moved, MREMAP_MAYMOVE | MREMAP_FIXED, to + moved) == MAP_FAILED)
-                break;  // (the kernel's limit on mappings: the rest is copied)
-            moved = end;
-        }
+        // Moves the mappings of [0, limit) from `src` to `dst`, one call each, up to the first the kernel
+        // refuses (its limit on mappings); returns how far it got.
+        const auto move_mappings = [&](char* src, char* dst, std::size_t limit) noexcept {
+            std::size_t done = 0;
+            for (std::size_t k = 0; k <= mapping_start_count && done < limit; ++k) {
+                const std::size_t end = k < mapping_start_count ? mapping_starts[k] : limit;
+                if (end <= done || end > limit) continue;
+                if (::mremap(src + done, end - done, end - done, MREMAP_MAYMOVE | MREMAP_FIXED, dst + done) == MAP_FAILED)
+                    break;
+                done = end;
+            }
+            return done;
+        };
+        const std::size_t moved = move_mappings(from, to, old_len);  // (what the kernel refused is copied)
         if (moved == old_len || commit(to + moved, old_len - moved)) {
             std::memcpy(to + moved, from + moved, old_len - moved);
             release(from + moved, old_reserved - moved);  // (the moved pages left holes: nothing to give back)
             return moved;
         }
         // Not even a copy fits: the moved pages go back, best effort, and nothing changed.
-        for (std::size_t k = 0, start = 0; start < moved; ++k) {
-            const std::size_t end = k < mapping_start_count && mapping_starts[k] < moved ? mapping_starts[k] : moved;
-            if (end <= start) continue;
-            (void)::mremap(to + start, end - start, end - start, MREMAP_MAYMOVE | MREMAP_FIXED, from + start);
-            start = end;
-        }
+        (void)move_mappings(to, from, moved);
         throw_bad_alloc();
     }
 #else
