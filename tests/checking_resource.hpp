@@ -1,6 +1,8 @@
 // tests/checking_resource.hpp — an upstream memory resource for testing resources built on one: it
 // records every allocation and checks that each deallocation gives back a block it handed out, whole, with
-// the same size and alignment; it can be told to fail.
+// the same size and alignment; it can be told to fail. It refuses (std::bad_alloc) what no test machine
+// holds, 1 TiB or more (AddressSanitizer's operator new aborts on such sizes rather than throw), and
+// remembers the largest request, so that a test can check that a size was refused before it came here.
 #ifndef RELO_TESTS_CHECKING_RESOURCE_HPP
 #define RELO_TESTS_CHECKING_RESOURCE_HPP
 
@@ -39,6 +41,9 @@ public:
     }
     std::size_t allocations() const { return allocations_; }
     std::size_t largest_alignment_asked() const { return largest_alignment_; }
+    /// The largest size asked for (refused or not).
+    std::size_t largest_bytes_asked() const { return largest_bytes_; }
+    static constexpr std::size_t unholdable_bytes = std::size_t{1} << 40;
     const std::map<void*, block>& live() const { return live_; }
 
 private:
@@ -46,8 +51,11 @@ private:
     long fail_after_ = -1;
     std::size_t allocations_ = 0;
     std::size_t largest_alignment_ = 0;
+    std::size_t largest_bytes_ = 0;
 
     void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        if (bytes > largest_bytes_) largest_bytes_ = bytes;
+        if (bytes >= unholdable_bytes) throw std::bad_alloc();
         if (fail_after_ == 0) throw std::bad_alloc();
         if (fail_after_ > 0) --fail_after_;
         void* p = std::pmr::new_delete_resource()->allocate(bytes, alignment);

@@ -194,7 +194,7 @@ private:
         if (arena_ != nullptr) return arena_->allocate(bytes, alignment);
         // A chunk holds the header, the padding that alignment may need, and the block.
         const std::size_t extra = header + (alignment > chunk_alignment ? alignment : 0);
-        if (bytes > SIZE_MAX / 2 - extra) detail::throw_bad_alloc();
+        detail::check_block_size(bytes, extra);
         const std::size_t needed = bytes + extra;
         const std::size_t size = needed > next_chunk_ ? needed : next_chunk_;
         void* memory = detail::take_chunk(upstream_, size, chunk_alignment);  // may throw: nothing changed yet

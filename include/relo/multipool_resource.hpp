@@ -359,7 +359,7 @@ private:
     RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
         const std::size_t align = alignment > alignof(upstream_block) ? alignment : alignof(upstream_block);
         const std::size_t offset = (sizeof(upstream_block) + align - 1) / align * align;
-        if (bytes > SIZE_MAX / 2 - offset) detail::throw_bad_alloc();
+        detail::check_block_size(bytes, offset + align);  // (the upstream may round to the alignment)
         const std::size_t total = offset + (bytes != 0 ? bytes : 1);  // (zero bytes: a distinct block all the same)
         char* const raw = static_cast<char*>(detail::take_chunk(upstream_, total, align));
         auto* l = reinterpret_cast<upstream_block*>(raw + offset - sizeof(upstream_block));

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
 
 namespace relo {
@@ -196,8 +197,9 @@ public:
 
     /// `bytes` at `alignment` from the upstream, recorded. Throws what the upstream throws.
     void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        detail::profile_record& r = record();
         const std::size_t offset = header_offset(alignment);
+        detail::check_block_size(bytes, offset + upstream_alignment(alignment));  // (before bytes + offset can wrap)
+        detail::profile_record& r = record();
         char* const raw = static_cast<char*>(upstream_->allocate(bytes + offset, upstream_alignment(alignment)));
         const std::uint64_t serial = r.allocations.load(std::memory_order_relaxed) + 1;
         r.allocations.store(serial, std::memory_order_relaxed);

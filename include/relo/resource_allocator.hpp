@@ -58,17 +58,18 @@ public:
 
     /// nbytes bytes aligned to alignment (a power of two), straight from the resource.
     [[nodiscard]] void* allocate_bytes(std::size_t nbytes, std::size_t alignment = alignof(std::max_align_t)) {
+        detail::check_block_size(nbytes, alignment);  // (whatever the resource's arithmetic does with it)
         return resource_->allocate(nbytes, alignment);
     }
     void deallocate_bytes(void* p, std::size_t nbytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
         resource_->deallocate(p, nbytes, alignment);
     }
 
-    /// Room for n objects of U (not constructed). Throws std::bad_array_new_length if n * sizeof(U)
-    /// overflows.
+    /// Room for n objects of U (not constructed). Throws std::bad_array_new_length if n * sizeof(U) (with
+    /// the alignment's slack) exceeds detail::max_block_bytes, before the resource is asked.
     template <class U>
     [[nodiscard]] U* allocate_object(std::size_t n = 1) {
-        if (n > std::numeric_limits<std::size_t>::max() / sizeof(U)) detail::throw_bad_array_new_length();
+        if (n > (detail::max_block_bytes - alignof(U)) / sizeof(U)) detail::throw_bad_array_new_length();
         return static_cast<U*>(resource_->allocate(n * sizeof(U), alignof(U)));
     }
     template <class U>
@@ -104,7 +105,7 @@ public:
         return resource_->try_expand(p, old_n * sizeof(T), new_n * sizeof(T), alignof(T));
     }
 
-    std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }
+    std::size_t max_size() const noexcept { return (detail::max_block_bytes - alignof(T)) / sizeof(T); }
 
     resource_allocator select_on_container_copy_construction() const noexcept { return *this; }
 

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "relo/detail/config.hpp"  // (and detail/contracts.hpp: print_to)
+#include "relo/detail/errors.hpp"
 #include "relo/detail/resource_base.hpp"
 
 namespace relo {
@@ -112,8 +113,11 @@ public:
     }
 
     /// `bytes` at `alignment` from the upstream, counted; std::bad_alloc when the allocation limit is
-    /// reached (nothing counted then), or what the upstream throws.
+    /// reached, or when no block can hold `bytes` at `alignment` (more than detail::max_block_bytes: a size
+    /// computed wrongly, refused here whatever the upstream would do with it), nothing counted then; or
+    /// what the upstream throws.
     void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
+        detail::check_block_size(bytes, alignment);
         const std::lock_guard<std::mutex> lock(mutex_);
         if (limit_ == 0) {
             ++refused_;

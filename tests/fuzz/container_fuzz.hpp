@@ -10,6 +10,7 @@
 #define RELO_TESTS_FUZZ_CONTAINER_FUZZ_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <new>
 #include <stdexcept>
@@ -37,6 +38,7 @@ struct failing_allocator {
     template <class U>
     failing_allocator(const failing_allocator<U>&) noexcept {}
     T* allocate(std::size_t n) {
+        if (n >= unholdable_bytes / sizeof(T)) throw std::bad_alloc();  // (operator new may abort instead)
         if (allocation_log::countdown > 0 && --allocation_log::countdown == 0) {
             allocation_log::failed = true;
             throw std::bad_alloc();
@@ -170,21 +172,23 @@ private:
     /// Runs op, which leaves s `new_size` long (or asks for that much room) and is mirrored on the model by
     /// mirror() when it completes. Beyond max_size() it must throw Traits::too_large, and change nothing
     /// when the operation knows the length first (an input range is consumed as it goes: then basic).
+    /// A size no machine holds (max_size() itself, for most containers) may also throw std::bad_alloc.
     template <class Op, class Mirror>
     void attempt(subject& s, std::size_t new_size, promise p, Op&& op, Mirror&& mirror, bool length_known = true) {
         const bool beyond = new_size > s.c.max_size();
+        const bool unholdable = new_size >= unholdable_bytes / sizeof(T);
         arm();
         try {
             op();
             disarm();
-            RELO_FUZZ_CHECK(!beyond, what_);  // (it should have thrown)
+            RELO_FUZZ_CHECK(!beyond && !unholdable, what_);  // (it should have thrown)
             mirror();
             return;
         } catch (const planned_failure&) {
             RELO_FUZZ_CHECK(counted::copy_countdown == 0, what_);
         } catch (const std::bad_alloc&) {
             const bool planned = allocation_log::failed;
-            RELO_FUZZ_CHECK(planned || (beyond && throws_bad_alloc_when_too_large), what_);
+            RELO_FUZZ_CHECK(planned || (beyond && throws_bad_alloc_when_too_large) || (unholdable && !beyond), what_);
             if (!planned && length_known) p = promise::strong;
         } catch (const std::length_error&) {
             RELO_FUZZ_CHECK(beyond && !throws_bad_alloc_when_too_large, what_);
@@ -301,12 +305,12 @@ private:
             case 10: {
                 what_ = "insert(pos, count, value)";
                 const std::size_t at = in_.below(n + 1);
-                const std::size_t count = in_.count();
+                const std::size_t count = count_or_edge(c, in_.count());
                 const bool own = n != 0 && (in_.byte() & 1);
                 const std::size_t i = own ? in_.below(n) : 0;
                 const int k = own ? m[i] : fresh();
                 const T x = K::make(k);
-                attempt(s, n + count, promise::strong,
+                attempt(s, saturating_sum(n, count), promise::strong,
                         [&] { c.insert(c.begin() + at, count, own ? c[i] : x); },
                         [&] { m.insert(m.begin() + at, count, k); });
                 break;
@@ -360,13 +364,13 @@ private:
             }
             case 16: {
                 what_ = "resize(count)";
-                const std::size_t count = in_.byte() & 1 ? in_.below(n + 1) : n + in_.count();
+                const std::size_t count = count_or_edge(c, in_.byte() & 1 ? in_.below(n + 1) : n + in_.count());
                 attempt(s, count, promise::strong, [&] { c.resize(count); }, [&] { m.resize(count, K::key(T{})); });
                 break;
             }
             case 17: {
                 what_ = "resize(count, value)";
-                const std::size_t count = in_.byte() & 1 ? in_.below(n + 1) : n + in_.count();
+                const std::size_t count = count_or_edge(c, in_.byte() & 1 ? in_.below(n + 1) : n + in_.count());
                 const bool own = n != 0 && (in_.byte() & 1);
                 const std::size_t i = own ? in_.below(n) : 0;
                 const int k = own ? m[i] : fresh();
@@ -376,7 +380,7 @@ private:
             }
             case 18: {
                 what_ = "reserve";
-                const std::size_t want = n + in_.count() * (in_.byte() & 1 ? 8 : 1);
+                const std::size_t want = count_or_edge(c, n + in_.count() * (in_.byte() & 1 ? 8 : 1));
                 attempt(s, want, promise::strong, [&] {
                     c.reserve(want);
                     RELO_FUZZ_CHECK(c.capacity() >= want, what_);
@@ -390,7 +394,7 @@ private:
             }
             case 20: {
                 what_ = "assign(count, value)";
-                const std::size_t count = in_.count();
+                const std::size_t count = count_or_edge(c, in_.count());
                 const bool own = n != 0 && (in_.byte() & 1);
                 const std::size_t i = own ? in_.below(n) : 0;
                 const int k = own ? m[i] : fresh();
@@ -465,6 +469,26 @@ private:
                 check(other);
                 break;
             }
+        }
+    }
+
+    /// n + more, or SIZE_MAX when that wraps (a count from the edges added to the size).
+    static std::size_t saturating_sum(std::size_t n, std::size_t more) noexcept {
+        return more > SIZE_MAX - n ? SIZE_MAX : n + more;
+    }
+    /// Now and then (1 in 16) a count from the edges: max_size(), one or a few more, SIZE_MAX or a little
+    /// less, SIZE_MAX / sizeof(T) (where count * sizeof(T) wraps); otherwise `usual`. (max_size() itself
+    /// only where it is small, or more than a machine holds: a pinned_vector's default reservation, a few
+    /// GiB, would be committed whole.)
+    std::size_t count_or_edge(const V& c, std::size_t usual) {
+        const std::uint8_t b = in_.byte();
+        if (b < 240) return usual;
+        const std::size_t small = in_.byte() % 8;
+        switch (b % 4) {
+            case 0: return c.max_size() <= size_cap * 2 || c.max_size() >= unholdable_bytes / sizeof(T) ? c.max_size() : usual;
+            case 1: return saturating_sum(c.max_size(), 1 + small);
+            case 2: return SIZE_MAX - small;
+            default: return SIZE_MAX / sizeof(T) + 1 + small;
         }
     }
 

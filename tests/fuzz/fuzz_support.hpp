@@ -28,6 +28,11 @@ namespace relo_fuzz {
         if (!(condition)) ::relo_fuzz::fail(__FILE__, __LINE__, #condition, (during));          \
     } while (false)
 
+/// More than any machine the fuzzers run on holds (1 TiB): the test allocators and upstreams refuse it
+/// themselves (AddressSanitizer's operator new aborts from this size on rather than throw
+/// std::bad_alloc), and a block of it may never be handed out.
+constexpr std::size_t unholdable_bytes = std::size_t{1} << 40;
+
 /// The fuzzer's bytes as a stream of choices. Past the end every read is 0, so that every input decodes
 /// to a complete, finite run.
 class input {

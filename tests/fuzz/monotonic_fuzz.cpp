@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         default: {
             relo::monotonic_resource r(first_chunk, std::pmr::new_delete_resource());
             relo_fuzz::releasing_subject<relo::monotonic_resource> subject(r, nullptr);
-            relo_fuzz::resource_run<decltype(subject)>(in, subject).run();
+            relo_fuzz::resource_run<decltype(subject)>(in, subject, /*global_heap_behind=*/true).run();
             break;
         }
     }

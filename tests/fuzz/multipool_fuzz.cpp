@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     {
         relo::multipool_resource pool(options, global_heap ? std::pmr::new_delete_resource() : &upstream);
         relo_fuzz::releasing_subject<relo::multipool_resource> subject(pool, global_heap ? nullptr : &upstream);
-        relo_fuzz::resource_run<decltype(subject)>(in, subject).run();
+        relo_fuzz::resource_run<decltype(subject)>(in, subject, global_heap).run();
     }
     RELO_FUZZ_CHECK(upstream.bytes_held == 0 && upstream.blocks_held == 0, "destruction (kept from the upstream)");
     return 0;

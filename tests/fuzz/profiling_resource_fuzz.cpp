@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     {
         relo::profiling_resource r(global_heap ? std::pmr::new_delete_resource() : &upstream);
         profiling_subject subject(r, global_heap ? nullptr : &upstream);
-        relo_fuzz::resource_run<profiling_subject>(in, subject).run();
+        relo_fuzz::resource_run<profiling_subject>(in, subject, global_heap).run();
         subject.check();
         subject.give_back_all();
     }

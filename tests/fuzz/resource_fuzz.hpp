@@ -4,7 +4,10 @@
 // every block keeps the bytes written into it until it is given back, and after release() (or
 // reset(everything)) every byte is back with the upstream (or the system). The upstream counts what it
 // holds and may be told to fail its k-th allocation: the resource then throws std::bad_alloc and goes on
-// working.
+// working. A share of the sizes come from the edges: near SIZE_MAX, near 2^63 (detail::max_block_bytes,
+// the largest block relo hands out), near 2^62, and at the resources' own limits (class boundaries, chunk
+// sizes, reservations, which lie at or between powers of two). A size no machine holds must be refused
+// with std::bad_alloc, the resource unchanged, and no upstream may be asked for more than max_block_bytes.
 #ifndef RELO_TESTS_FUZZ_RESOURCE_FUZZ_HPP
 #define RELO_TESTS_FUZZ_RESOURCE_FUZZ_HPP
 
@@ -18,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "relo/detail/errors.hpp"
 #include "relo/multipool_resource.hpp"
 
 #include "fuzz_support.hpp"
@@ -25,6 +29,7 @@
 namespace relo_fuzz {
 
 /// An upstream over new/delete that counts the bytes it holds and fails its k-th allocation on demand.
+/// Asked for more than detail::max_block_bytes, it fails the run: relo checks sizes before its upstream.
 class counting_upstream final : public std::pmr::memory_resource {
 public:
     std::size_t bytes_held = 0;
@@ -34,6 +39,8 @@ public:
 
 private:
     void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        RELO_FUZZ_CHECK(relo::detail::fits_in_block(bytes, alignment), "a request to the upstream beyond any block");
+        if (bytes >= unholdable_bytes) throw std::bad_alloc();
         if (countdown > 0 && --countdown == 0) {
             failed = true;
             throw std::bad_alloc();
@@ -61,10 +68,14 @@ private:
 ///   void give_back_all()        release() / reset(): every block is gone; then checks all is given back
 ///   bool mark() / bool rewind(char*& from)   an arena's marks: rewind says from which address blocks are gone
 ///   counting_upstream* upstream()           the upstream to arm failures on (nullptr: none)
+///
+/// global_heap_behind: the resource passes blocks to the global heap, where sizes below max_block_bytes
+/// that no machine holds are not drawn (under AddressSanitizer, operator new aborts on them).
 template <class Subject>
 class resource_run {
 public:
-    resource_run(input& in, Subject& subject) : in_(in), subject_(subject) {}
+    resource_run(input& in, Subject& subject, bool global_heap_behind = false)
+        : in_(in), subject_(subject), global_heap_behind_(global_heap_behind) {}
 
     void run() {
         for (int step = 0; step < 3000 && !in_.done(); ++step) {
@@ -110,6 +121,7 @@ private:
     };
     input& in_;
     Subject& subject_;
+    bool global_heap_behind_;
     std::map<char*, block> live_;  // by address: a new block's neighbours are found in O(log n)
     const char* what_ = "start";
     std::uint8_t next_fill_ = 1;
@@ -117,9 +129,33 @@ private:
     std::size_t pick_size() {
         const std::uint8_t b = in_.byte();
         if (b < 160) return b % 65;            // (the smallest classes, 0 included)
-        if (b < 240) return in_.two_bytes() % 4200;  // (every class, and past the default largest)
-        return in_.two_bytes() * std::size_t{4} % 200000;  // (the upstream's, chunks of their own)
+        if (b < 232) return in_.two_bytes() % 4200;  // (every class, and past the default largest)
+        if (b < 248) return in_.two_bytes() * std::size_t{4} % 200000;  // (the upstream's, chunks of their own)
+        return edge_size();
     }
+    /// A size at an edge: one no machine holds (near SIZE_MAX, 2^63, 2^62), or one at a limit of the
+    /// resources (a quarter-step of a power of two from 2^3 to 2^20, give or take a few bytes: every class
+    /// boundary at up to 4 classes per doubling, the chunk sizes, the arena's smaller reservations).
+    std::size_t edge_size() {
+        constexpr std::size_t max_block = relo::detail::max_block_bytes;
+        const std::uint8_t family = in_.byte();
+        const std::size_t delta = in_.two_bytes();
+        switch (family % 6) {
+            case 0: return SIZE_MAX - delta;
+            case 1: return max_block + 1 + delta;  // (2^63 and above: refused before any upstream)
+            case 2:
+                if (global_heap_behind_) return SIZE_MAX - delta / 2;
+                return max_block - delta;
+            case 3:
+                if (global_heap_behind_) return max_block + 1;
+                return (std::size_t{1} << 62) + delta - 32768;
+            default: {
+                const std::size_t power = std::size_t{1} << (3 + family / 6 % 18);
+                return power + power / 4 * (delta % 4) + (delta >> 2) % 17 - 8;
+            }
+        }
+    }
+    static bool unholdable(std::size_t bytes) noexcept { return bytes >= unholdable_bytes; }
     std::size_t pick_alignment() {
         const std::uint8_t b = in_.byte();
         return b < 192 ? alignof(std::max_align_t) : std::size_t{1} << (b % 13);  // (1 ... 4096)
@@ -139,10 +175,11 @@ private:
         try {
             p = static_cast<char*>(subject_.allocate(bytes, alignment));
         } catch (const std::bad_alloc&) {
-            RELO_FUZZ_CHECK(arm && up->failed, "allocate (an unplanned std::bad_alloc)");
+            RELO_FUZZ_CHECK((arm && up->failed) || unholdable(bytes), "allocate (an unplanned std::bad_alloc)");
         }
         if (up != nullptr) up->countdown = 0;
         if (p == nullptr) return;
+        RELO_FUZZ_CHECK(!unholdable(bytes), "allocate (a block no machine holds was handed out)");
         RELO_FUZZ_CHECK(reinterpret_cast<std::uintptr_t>(p) % alignment == 0, "allocate (misaligned)");
         check_no_overlap(p, bytes);
         const std::uint8_t fill = next_fill_++;
@@ -190,12 +227,17 @@ private:
         const auto it = pick_live();
         char* const p = it->first;
         const block b = it->second;
-        const std::size_t new_bytes = in_.byte() & 1 ? b.bytes + pick_size() : in_.below(b.bytes + 1);
+        std::size_t new_bytes = in_.below(b.bytes + 1);
+        if (in_.byte() & 1) {
+            const std::size_t more = pick_size();
+            new_bytes = unholdable(more) ? more : b.bytes + more;  // (an edge size is the new size itself)
+        }
         if (b.bytes == 0 || new_bytes == 0) return;
         if (!subject_.try_expand(p, b.bytes, new_bytes, b.alignment)) {
             verify(p, b);
             return;
         }
+        RELO_FUZZ_CHECK(!unholdable(new_bytes), "try_expand (to a size no machine holds)");
         live_.erase(it);
         check_no_overlap(p, new_bytes);
         if (new_bytes > b.bytes) std::memset(p + b.bytes, b.fill, new_bytes - b.bytes);

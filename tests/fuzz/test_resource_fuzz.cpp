@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             RELO_FUZZ_CHECK(false, relo::to_string(p.kind));
         });
         test_resource_subject subject(r, global_heap ? nullptr : &upstream);
-        relo_fuzz::resource_run<test_resource_subject>(in, subject).run();
+        relo_fuzz::resource_run<test_resource_subject>(in, subject, global_heap).run();
         std::size_t bytes = 0;
         const auto left = r.outstanding();
         for (const relo::test_resource_block& b : left) bytes += b.bytes;

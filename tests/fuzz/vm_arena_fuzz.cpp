@@ -25,7 +25,8 @@ public:
             return p;
         } catch (const std::bad_alloc&) {
             const std::size_t start = (used + alignment - 1) / alignment * alignment;  // (the base is page-aligned)
-            RELO_FUZZ_CHECK(start + (bytes != 0 ? bytes : 1) > arena_.reserved(), "allocate (refused with room left)");
+            const std::size_t n = bytes != 0 ? bytes : 1;
+            RELO_FUZZ_CHECK(start > arena_.reserved() || n > arena_.reserved() - start, "allocate (refused with room left)");
             RELO_FUZZ_CHECK(arena_.used() == used, "allocate (a refusal changed the arena)");
             return nullptr;
         }

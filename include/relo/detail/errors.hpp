@@ -1,7 +1,9 @@
 // relo/detail/errors.hpp — the error policy, in one place: every exception relo throws is thrown here.
 //
 //   std::bad_alloc              an allocation or commit failed, or an inplace_vector would exceed its
-//                               capacity (P0843); a refused reservation of address space says how large it was
+//                               capacity (P0843); a refused reservation of address space says how large it was;
+//                               a block larger than max_block_bytes (with its header and alignment slack),
+//                               refused before any upstream is asked (check_block_size)
 //   std::bad_array_new_length   an allocator asked for more than max_size() objects (as std::allocator)
 //   std::length_error           pinned_vector growth beyond its reservation (through max_size())
 //   std::length_error           a size beyond max_size() (arithmetic overflow of n * sizeof(T) included)
@@ -15,6 +17,7 @@
 #define RELO_DETAIL_ERRORS_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <optional>
@@ -25,6 +28,24 @@
 namespace relo::detail {
 
 [[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
+
+/// The largest block any relo resource or allocator hands out or asks its upstream for, header and
+/// alignment slack included: PTRDIFF_MAX, so that the difference of two pointers into a block is
+/// representable and no upstream's rounding (to an alignment, a page, a size class) can wrap around to a
+/// smaller block than was asked for.
+inline constexpr std::size_t max_block_bytes = static_cast<std::size_t>(PTRDIFF_MAX);
+
+/// Whether a block of `bytes` with `extra` bytes more (a header, alignment slack) stays within
+/// max_block_bytes; computed without overflow whatever the two are.
+constexpr bool fits_in_block(std::size_t bytes, std::size_t extra) noexcept {
+    return extra <= max_block_bytes && bytes <= max_block_bytes - extra;
+}
+
+/// std::bad_alloc unless fits_in_block(bytes, extra): every resource calls it before its upstream, so that
+/// a size computed wrongly (near SIZE_MAX) is refused whatever the upstream's arithmetic does with it.
+RELO_ALWAYS_INLINE inline void check_block_size(std::size_t bytes, std::size_t extra) {
+    if (RELO_UNLIKELY(!fits_in_block(bytes, extra))) throw_bad_alloc();
+}
 
 /// The std::bad_alloc of a reservation of address space that the system refused, naming its size and the
 /// limits that refuse one.

@@ -38,6 +38,7 @@
 #include <new>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/errors.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/thread_cache.hpp"
@@ -95,7 +96,7 @@ public:
     /// A new block for `bytes` bytes of elements: the thread's cached block that best fits them
     /// (take_cached), or a fresh reservation. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
-        if (bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
+        check_block_size(bytes, offset);
         const std::size_t committed = committed_length(offset + bytes, opt);
         if (cacheable(opt)) {
             if (char* base = take_cached(committed)) {
@@ -148,7 +149,7 @@ public:
     /// change) when the reservation is used up and the address space behind it is taken.
     static bool resize_in_place(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                 large_block_options opt) noexcept {
-        if (new_bytes > SIZE_MAX / 2 - offset) return false;
+        if (!fits_in_block(new_bytes, offset)) return false;
         char* base = static_cast<char*>(data) - offset;
         const std::size_t reserved = header(base)->reserved;
         const std::size_t committed = header(base)->committed;  // (a warm block may have more than old_bytes need)
@@ -176,7 +177,7 @@ public:
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             large_block_options opt) {
         if (resize_in_place(data, offset, old_bytes, new_bytes, opt)) return data;
-        if (new_bytes > SIZE_MAX / 2 - offset) throw_bad_alloc();
+        check_block_size(new_bytes, offset);
         char* base = static_cast<char*>(data) - offset;
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = header(base)->committed;
