@@ -35,7 +35,7 @@ struct commit_rule {
     std::size_t first_step;           // the first commit (rounded up to whole pages)
     std::size_t max_step;             // later commits double what is committed, up to this much at once
     std::size_t huge_page_threshold;  // from this committed size on: huge pages (SIZE_MAX: never)
-    std::size_t retained_minimum;     // clear() and shrinking resize() keep max(2 x in use, this) committed
+    std::size_t retained_minimum;     // vm_arena::reset() keeps max(2 x most used, this) committed; so do cached reservations
 };
 
 struct geometric_commit {

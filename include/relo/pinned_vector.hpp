@@ -20,10 +20,9 @@
 //     elements after the position, and invalidate from the position on, as std::vector does.
 //   * Beyond capacity() the reservation is inaccessible, and so is the page after it: a write past the
 //     committed end faults instead of corrupting a neighbour.
-//   * Memory goes back to the system: shrink_to_fit() decommits every page past size(); clear() and a
-//     shrinking resize() decommit only beyond max(2 x size() x sizeof(T), the policy's retained minimum),
-//     so that a vector that oscillates around a size does not fault the same pages again. capacity()
-//     drops accordingly.
+//   * Memory goes back to the system when asked: shrink_to_fit() decommits every page past size().
+//     clear(), erase and a shrinking resize() keep capacity(), as std::vector's do: a buffer cleared and
+//     filled again (per frame, per request) faults none of its pages again (docs/decisions.md).
 //   * Moving transfers the reservation (the elements stay where they are; the source is left empty
 //     without one, and reserves the default again if it grows); copying makes a new reservation of the
 //     same size; swap is O(1). assign() that needs more than capacity() builds the new elements in a new
@@ -243,25 +242,8 @@ public:
         set_committed(reservation::decommit_beyond(base_bytes(), committed_, used_bytes(), rule()));
     }
 
-    /// O(n), never throws, invalidates everything: destroys every element, keeps the policy's retained
-    /// minimum committed (2 MiB by default) and decommits the rest.
-    void clear() noexcept {
-        base::clear();
-        trim();
-    }
-    /// As relo::vector's; growing commits by the policy and moves nothing. Shrinking, O(size() - n) and
-    /// never throwing, invalidates from n on and keeps max(2 x n x sizeof(T), the retained minimum)
-    /// committed: a vector oscillating around a size does not fault the same pages again.
-    void resize(size_type n) {
-        const bool shrinks = n < this->size();
-        base::resize(n);
-        if (shrinks) trim();
-    }
-    void resize(size_type n, const T& value) {
-        const bool shrinks = n < this->size();
-        base::resize(n, value);
-        if (shrinks) trim();
-    }
+    // clear() and resize() are sequence_ops's: growing commits by the policy and moves nothing; shrinking
+    // keeps every committed page, as std::vector keeps its capacity (shrink_to_fit() gives them back).
 
     /// Exchanges the reservations in O(1), never throwing; no element moves, and iterators follow their
     /// elements.
@@ -369,28 +351,36 @@ private:
         capacity_end_ = begin_ + bytes / sizeof(T);
     }
 
-    /// After shrinking: the pages beyond the hysteresis slack go back to the system.
-    void trim() noexcept {
-        const typename base::capacity_guard open(*this, 0);
-        if (begin_ != nullptr) set_committed(reservation::trim(base_bytes(), committed_, used_bytes(), rule()));
-    }
-
     void reserve_elements(size_type capacity) {
         if (capacity > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
         reserve_bytes(capacity * sizeof(T));
     }
-    void reserve_bytes(std::size_t bytes) {
-        std::size_t reserved = bytes == 0 ? 1 : bytes;
-        std::size_t committed = 0;
-        char* base = reservation::take_cached(reserved, rule(), committed);
-        if (base == nullptr) base = reservation::reserve(reserved, rule());  // (rounds `reserved` up to what it reserved)
-        adopt_reservation(base, reserved, committed);
+    /// A reservation taken, not yet adopted. (The out-of-line parts below take and return values, never
+    /// `this`: a vector whose address no call sees keeps its pointers in registers in a push_back loop.)
+    struct taken {
+        char* base;
+        std::size_t reserved;
+        std::size_t committed;
+    };
+    static taken take_reservation(std::size_t bytes) {
+        taken t{nullptr, bytes == 0 ? 1 : bytes, 0};
+        t.base = reservation::take_cached(t.reserved, rule(), t.committed);
+        if (t.base == nullptr) t.base = reservation::reserve(t.reserved, rule());  // (rounds `reserved` up to what it reserved)
+        return t;
     }
     /// The default reservation, or room for `elements` if that is more.
-    RELO_NOINLINE void reserve_default(size_type elements) {
+    RELO_NOINLINE static taken take_default_reservation(size_type elements) {
         if (elements > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
         const std::size_t needed = elements * sizeof(T);
-        reserve_bytes(needed > default_reservation ? needed : default_reservation);
+        return take_reservation(needed > default_reservation ? needed : default_reservation);
+    }
+    void reserve_bytes(std::size_t bytes) {
+        const taken t = take_reservation(bytes);
+        adopt_reservation(t.base, t.reserved, t.committed);
+    }
+    void reserve_default(size_type elements) {
+        const taken t = take_default_reservation(elements);
+        adopt_reservation(t.base, t.reserved, t.committed);
     }
     /// reserve_default() for the elements of a range whose length is known (forward iterators).
     template <class It, class Sent>

@@ -80,6 +80,17 @@ constexpr bool is_constant_evaluated() noexcept {
 #endif
 }
 
+/// Tells the optimizer that `value` is read from memory here, so that it lives there (on a path that calls
+/// out of line: a value kept in a callee-saved register instead takes one from the loop around that path).
+template <class T>
+inline void keep_in_memory(const T& value) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ volatile("" : : "m"(value));
+#else
+    (void)value;
+#endif
+}
+
 /// floor(log2 x), for x >= 1 (the multipool's size classes, the profiler's histograms).
 inline unsigned floor_log2(unsigned long long x) noexcept {
 #if defined(__GNUC__) || defined(__clang__)

@@ -159,10 +159,10 @@ struct reservation {
         return commit_to(base, committed, reserved, needed, rule);
     }
 
-    /// After a container shrank to `in_use` bytes: the committed size it keeps, max(2 x in_use, the rule's
+    /// After an arena was reset having used `in_use` bytes at most: the committed size it keeps, max(2 x in_use, the rule's
     /// retained minimum) in whole commit units, and the pages beyond it decommitted (given back, and
-    /// inaccessible again). Keeping twice the size means that a container oscillating around a size does
-    /// not fault the same pages again and again.
+    /// inaccessible again). Keeping twice the size means that an arena reset and filled again to about the
+    /// same size does not fault the same pages again and again.
     static std::size_t trim(char* base, std::size_t committed, std::size_t in_use, const commit_rule& rule) noexcept {
         const std::size_t doubled = in_use < max_bytes ? 2 * in_use : in_use;
         const std::size_t keep = doubled > rule.retained_minimum ? doubled : rule.retained_minimum;

@@ -180,12 +180,23 @@ public:
         }
         if constexpr (Derived::seq_fixed_capacity) {
             Derived::seq_too_large("relo: the container is full");
-        } else if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
-                             std::is_constructible_v<T, Args&&...> && std::is_destructible_v<T>) {
-            // A small value is copied first (it may be an element that growth moves): then the caller's
-            // argument need not live in memory, and a push_back loop keeps it in a register.
-            // (Moved in, not copied: a trivially copyable T may still be move-only.)
+        } else if constexpr ((std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
+                              std::is_constructible_v<T, Args&&...> && std::is_destructible_v<T>) ||
+                             (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...) &&
+                              std::is_nothrow_move_constructible_v<T> && uses_plain_construct_v<Alloc, T>)) {
+            // A push of a T (or of a small trivially copyable value): only the growth path copies the value
+            // first (the argument may be an element that growth moves), then moves it in. Nothing takes the
+            // argument's address, so the fast path above builds the element from the caller's values where
+            // they are (registers). Taking it (to find whether it is an element) made a braced pair's two
+            // narrow stores to the stack be read back as one wide load on every push, a stall of several
+            // times std::vector's loop (docs/decisions.md, "Growth builds the new element in place"). Not
+            // for allocators that construct (a uses-allocator T built here would take the wrong allocator);
+            // emplace_back with a constructor's arguments builds T in place, also when it grows.
             T value(std::forward<Args>(args)...);
+            // In memory across the growth: held in callee-saved registers instead, the copy took two
+            // from the loop, whose count then went to the stack (std::copy of complex<double> into a
+            // back_inserter; docs/measurements/vector.md, "Types and idioms").
+            if (!is_constant_evaluated()) keep_in_memory(value);
             grow_for_push();
             return fast_emplace_back(std::move(value));
         } else if constexpr (Derived::seq_grows_out_of_line) {
@@ -241,8 +252,16 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Insertion (insert_n below says how: one routine, two strategies).
 
-    RELO_CONSTEXPR20 iterator insert(const_iterator pos, const T& value) { return insert_one(pos, value); }
-    RELO_CONSTEXPR20 iterator insert(const_iterator pos, T&& value) { return insert_one(pos, std::move(value)); }
+    // At the end, insert is emplace_back, inline (as std::vector's): out of line, the value's address
+    // went to the call and a loop of insert(end(), x) stored and reloaded every value.
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE iterator insert(const_iterator pos, const T& value) {
+        if (pos.base() == ptr_end()) return append_one(value);
+        return insert_one(pos, value);
+    }
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE iterator insert(const_iterator pos, T&& value) {
+        if (pos.base() == ptr_end()) return append_one(std::move(value));
+        return insert_one(pos, std::move(value));
+    }
 
     RELO_CONSTEXPR20 iterator insert(const_iterator pos, size_type n, const T& value) {
         const size_type at = index_of_position(pos);
@@ -262,7 +281,19 @@ public:
     }
 
     template <class... Args>
-    RELO_CONSTEXPR20 iterator emplace(const_iterator pos, Args&&... args) {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE iterator emplace(const_iterator pos, Args&&... args) {
+        if (pos.base() == ptr_end()) return append_one(std::forward<Args>(args)...);
+        return emplace_inside(pos, std::forward<Args>(args)...);
+    }
+
+private:
+    template <class... Args>
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE iterator append_one(Args&&... args) {
+        emplace_back(std::forward<Args>(args)...);
+        return make_iterator(ptr_end() - 1);
+    }
+    template <class... Args>
+    RELO_CONSTEXPR20 iterator emplace_inside(const_iterator pos, Args&&... args) {
         if constexpr (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) {
             (void)index_of_position(pos, "emplace");  // (checked here to name emplace in the message)
             return insert_one(pos, std::forward<Args>(args)...);
@@ -279,6 +310,8 @@ public:
             });
         }
     }
+
+public:
 
     // ---------------------------------------------------------------------------------------------------
     // Erasure: the tail closes the gap (detail::close_gap).
