@@ -140,8 +140,13 @@ protected:
     RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
 
 private:
-    inplace_slots<T, N> slots_;
+    // The size first: an element built by copying its bytes (a pair's defaulted copy constructor) is a
+    // store the optimizer cannot tell by type from the size's, but one at a non-negative offset past the
+    // size it can, so the size stays in a register in a push loop (with the size after the slots, Clang
+    // reloaded it after every push, as a wider load than the store: docs/measurements/vector.md, "Types
+    // and idioms").
     inplace_size_t<N, T> size_ = 0;
+    inplace_slots<T, N> slots_;
 };
 
 template <class T, std::size_t N>

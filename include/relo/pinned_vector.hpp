@@ -292,6 +292,14 @@ private:
     static constexpr bool seq_annotated = true;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
+    /// A reservation taken, not yet adopted. (The out-of-line parts below take and return values, never
+    /// `this`: a vector whose address no call sees keeps its pointers in registers in a push_back loop.)
+    struct taken {
+        char* base;
+        std::size_t reserved;
+        std::size_t committed;
+    };
+
     // Growth commits pages; nothing moves. (Inline glue around one out-of-line call that takes values,
     // so that a push_back loop keeps the vector in registers.)
     // (A reservation taken from the cache may already hold what is required.)
@@ -301,6 +309,28 @@ private:
             if (required <= this->capacity()) return;
         }
         set_committed(reservation::grow(base_bytes(), committed_, reserved_, required * sizeof(T), rule()));
+    }
+    // A push's growth is one call taking and returning values (inline, the reservation and commit glue
+    // made back_insert_iterator's operator= too large for Clang to inline: docs/measurements/vector.md,
+    // "Types and idioms").
+    RELO_ALWAYS_INLINE void seq_grow_for_push() {
+        const size_type n = this->size();
+        const taken t = commit_one_more(taken{base_bytes(), reserved_, committed_}, n);
+        begin_ = reinterpret_cast<T*>(t.base);
+        end_ = begin_ + n;
+        committed_ = t.committed;
+        capacity_end_ = begin_ + t.committed / sizeof(T);
+        reserved_ = t.reserved;
+    }
+    /// The reservation (made when there is none) with room for n + 1 elements committed.
+    RELO_NOINLINE static taken commit_one_more(taken r, size_type n) {
+        if (r.base == nullptr) {
+            r = take_default_reservation(n + 1);
+            if ((n + 1) * sizeof(T) <= r.committed) return r;
+        }
+        if (n >= r.reserved / sizeof(T)) seq_too_large("relo: size would exceed max_size()");
+        r.committed = reservation::grow(r.base, r.committed, r.reserved, (n + 1) * sizeof(T), rule());
+        return r;
     }
     void seq_reserve(size_type n) {
         if (begin_ == nullptr) reserve_default(n);
@@ -355,13 +385,6 @@ private:
         if (capacity > max_elements) detail::throw_length_error("relo: pinned_vector reservation beyond max_size()");
         reserve_bytes(capacity * sizeof(T));
     }
-    /// A reservation taken, not yet adopted. (The out-of-line parts below take and return values, never
-    /// `this`: a vector whose address no call sees keeps its pointers in registers in a push_back loop.)
-    struct taken {
-        char* base;
-        std::size_t reserved;
-        std::size_t committed;
-    };
     static taken take_reservation(std::size_t bytes) {
         taken t{nullptr, bytes == 0 ? 1 : bytes, 0};
         t.base = reservation::take_cached(t.reserved, rule(), t.committed);

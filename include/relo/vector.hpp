@@ -338,17 +338,15 @@ private:
     static constexpr bool seq_annotated = sanitizer_annotations<Allocator>::value;
     [[noreturn]] static void seq_too_large(const char* what) { detail::throw_length_error(what); }
 
+    // What a push inlines is this call and the block it returns: the growth policy's arithmetic is in the
+    // called function. (Inline, it made back_insert_iterator's operator= too large for Clang 14 to inline
+    // into a std::transform loop, which then called it for every element: docs/measurements/vector.md,
+    // "Types and idioms".)
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {
-        adopt(blocks::reallocate(growth_allocator(), current_block(), grown_capacity(required), required));
+        adopt(grow_block(growth_allocator(), current_block(), required));
     }
-
-    /// The capacity growth aims at when `required` elements must fit.
-    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE size_type grown_capacity(size_type required) const noexcept {
-        const size_type want = detail::next_capacity<Growth>(this->capacity(), required, this->max_size());
-        if (storage_.begin == nullptr && want < min_first_capacity) {
-            return min_first_capacity < this->max_size() ? min_first_capacity : this->max_size();
-        }
-        return want;
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow_for_push() {
+        adopt(grow_block_for_push(growth_allocator(), current_block()));
     }
 
     template <class Build>
@@ -377,6 +375,27 @@ private:
 
     RELO_CONSTEXPR20 typename blocks::allocator_arg growth_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 block current_block() const noexcept { return {seq_begin(), seq_end(), seq_capacity_end()}; }
+
+    /// seq_grow's call: the block grown for `required` elements by the growth policy.
+    RELO_NOINLINE static RELO_CONSTEXPR20 block grow_block(typename blocks::allocator_arg a, block b, size_type required) {
+        return blocks::reallocate(a, b, grown_capacity(b, required, detail::max_elements<T>(a)), required);
+    }
+    /// The same for one more element in a full block.
+    RELO_NOINLINE static RELO_CONSTEXPR20 block grow_block_for_push(typename blocks::allocator_arg a, block b) {
+        const size_type max = detail::max_elements<T>(a);
+        if (b.size() >= max) seq_too_large("relo: size would exceed max_size()");
+        return blocks::reallocate(a, b, grown_capacity(b, b.size() + 1, max), b.size() + 1);
+    }
+
+    /// The capacity growth aims at when `required` elements must fit in place of b.
+    static RELO_CONSTEXPR20 size_type grown_capacity(block b, size_type required, size_type max) noexcept {
+        const size_type want = detail::next_capacity<Growth>(b.capacity(), required, max);
+        if (b.begin == nullptr && want < min_first_capacity) return min_first_capacity < max ? min_first_capacity : max;
+        return want;
+    }
+    RELO_CONSTEXPR20 size_type grown_capacity(size_type required) const noexcept {
+        return grown_capacity(current_block(), required, this->max_size());
+    }
     RELO_CONSTEXPR20 void adopt(const block& b) noexcept {
         storage_.begin = detail::from_raw<stored_pointer>(b.begin);
         storage_.end = detail::from_raw_at(storage_.begin, b.begin, b.end);

@@ -182,16 +182,20 @@ public:
             Derived::seq_too_large("relo: the container is full");
         } else if constexpr ((std::is_trivially_copyable_v<T> && sizeof(T) <= 2 * sizeof(void*) &&
                               std::is_constructible_v<T, Args&&...> && std::is_destructible_v<T>) ||
-                             (sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...) &&
-                              std::is_nothrow_move_constructible_v<T> && uses_plain_construct_v<Alloc, T>)) {
-            // A push of a T (or of a small trivially copyable value): only the growth path copies the value
-            // first (the argument may be an element that growth moves), then moves it in. Nothing takes the
+                             (uses_plain_construct_v<Alloc, T> && std::is_nothrow_move_constructible_v<T> &&
+                              ((sizeof...(Args) == 1 && (std::is_same_v<remove_cvref_t<Args>, T> && ...)) ||
+                               (std::is_trivially_move_constructible_v<T> && std::is_trivially_destructible_v<T> &&
+                                std::is_constructible_v<T, Args&&...>)))) {
+            // A push of a T, or an element whose move is a copy of its bytes (a pair of scalars, built
+            // by emplace_back(k, 1.0): the move is unobservable): only the growth path builds the value
+            // first (an argument may be an element that growth moves), then moves it in. Nothing takes the
             // argument's address, so the fast path above builds the element from the caller's values where
             // they are (registers). Taking it (to find whether it is an element) made a braced pair's two
             // narrow stores to the stack be read back as one wide load on every push, a stall of several
             // times std::vector's loop (docs/decisions.md, "Growth builds the new element in place"). Not
             // for allocators that construct (a uses-allocator T built here would take the wrong allocator);
-            // emplace_back with a constructor's arguments builds T in place, also when it grows.
+            // emplace_back with a constructor's arguments builds any other T in place, also when it grows
+            // (a temporary moved in would be an observable move).
             T value(std::forward<Args>(args)...);
             // In memory across the growth: held in callee-saved registers instead, the copy took two
             // from the loop, whose count then went to the stack (std::copy of complex<double> into a

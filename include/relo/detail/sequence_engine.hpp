@@ -106,15 +106,11 @@ RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void sequence_ops<Derived, T, Alloc>::ensure
     }
 }
 
-/// Room for one more element on push_back's slow path: inline glue, or the storage's out-of-line
-/// hook (seq_grows_out_of_line).
+/// Room for one more element on push_back's slow path (the storage is full): the storage's hook, which
+/// keeps what a push inlines small.
 template <class Derived, class T, class Alloc>
 RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void sequence_ops<Derived, T, Alloc>::grow_for_push() {
-    if constexpr (Derived::seq_grows_out_of_line) {
-        self().seq_grow_for_push();
-    } else {
-        ensure_room_for(1);
-    }
+    self().seq_grow_for_push();
 }
 
 // Inline on purpose (see emplace_back); the heavy part, behind the container's seq_grow, is not.

@@ -44,12 +44,14 @@
 //   T* seq_iterator_end() const noexcept     (optional) how far iterators stay valid as the storage grows,
 //                                            when that is beyond seq_capacity_end() (RELO_BOUNDED_ITERATORS)
 //   static constexpr bool seq_grows_out_of_line
-//                                            false: push_back's growth glue is inlined, so that a vector
+//                                            false: emplace_back's growth glue is inlined, so that a vector
 //                                            whose address never escapes stays in registers (relo::vector);
 //                                            true: it is a call taking `this`, for a storage whose object
 //                                            lives in memory anyway (small_vector: begin may point into it)
-//   void seq_grow_for_push()                 (only when seq_grows_out_of_line) room for one more element,
-//                                            with the checks of ensure_room_for(1); out of line
+//   void seq_grow_for_push()                 room for one more element in a full storage, with the checks
+//                                            of ensure_room_for(1): what a push inlines on its slow path,
+//                                            so as little as a call (relo::vector: one taking and returning
+//                                            the block by value; small_vector: one taking `this`)
 //
 // storage_contract_holds checks the interface where sequence_ops first uses the storage (C++20): a hook
 // that is missing or declared otherwise is a compile error that names it. (A member of sequence_ops, not a
@@ -113,10 +115,8 @@ constexpr bool sequence_ops<Derived, T, Alloc>::storage_contract_holds() {
                       "relo storage contract (growable): void seq_release() noexcept");
         static_assert(requires { { D::seq_grows_out_of_line } -> std::convertible_to<bool>; },
                       "relo storage contract (growable): static constexpr bool seq_grows_out_of_line");
-        if constexpr (D::seq_grows_out_of_line) {
-            static_assert(requires(D& d) { d.seq_grow_for_push(); },
-                          "relo storage contract (grows out of line): void seq_grow_for_push()");
-        }
+        static_assert(requires(D& d) { d.seq_grow_for_push(); },
+                      "relo storage contract (growable): void seq_grow_for_push()");
     }
     return true;
 }
