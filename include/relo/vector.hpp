@@ -350,7 +350,26 @@ private:
     }
 
     template <class Build>
-    RELO_CONSTEXPR20 void seq_grow_emplacing(size_type required, Build&& build) {
+    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow_emplacing(size_type required, Build&& build) {
+        if constexpr (!(detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value)) {
+            // build runs here, inline, never in an out-of-line call (block_ops::grow_for_emplace).
+            const block b = current_block();
+            const auto g = blocks::grow_for_emplace(growth_allocator(), b, grown_capacity(required), required);
+            if (g.fresh.ptr == nullptr) {
+                adopt(g.grown);
+                build(seq_end());
+                seq_added_one();
+                return;
+            }
+            try {
+                build(g.fresh.ptr + b.size());
+            } catch (...) {
+                blocks::discard_fresh(growth_allocator(), g.fresh);
+                throw;
+            }
+            adopt(blocks::move_behind(growth_allocator(), b, g.fresh));
+            return;
+        }
         const size_type old_size = this->size();
         adopt(blocks::reallocate_emplacing(growth_allocator(), current_block(), grown_capacity(required), required, build));
         this->build_if_grown_in_place(old_size, build);

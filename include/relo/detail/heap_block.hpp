@@ -99,6 +99,50 @@ struct block_ops {
         return move_to_emplacing(a, b, allocate_at_least(a, want), build);
     }
 
+    // emplace_back's growth in three steps that keep the new element's arguments in the caller: they
+    // never reach an out-of-line call (which would make them addressable, and a push loop would keep
+    // them in memory). grow_for_emplace grows b in place when it can (`fresh` is then empty, and the
+    // caller builds the element at the end), or allocates a fresh block, b unchanged; the caller builds
+    // the element at fresh.ptr + b.size() (on a throw it gives fresh back with discard_fresh); move_behind
+    // moves b's elements in front of it. The old elements are still in place while the element is
+    // built (the arguments may be elements), and nothing moves the new element.
+    struct emplace_growth {
+        block grown;                   // b, with its new capacity when it grew in place
+        allocation_result<T*> fresh;   // or the fresh block (ptr null: grown in place)
+    };
+    RELO_NOINLINE static RELO_CONSTEXPR20 emplace_growth grow_for_emplace(allocator_arg a, block b, size_type want,
+                                                                           size_type need) {
+        if constexpr (has_try_expand<Alloc>::value) {
+            if (b.begin != nullptr && !is_constant_evaluated()) {
+                const size_type expanded = expand_in_place(a, b, need, want);
+                if (expanded != 0) {
+                    b.capacity_end = b.begin + expanded;
+                    return {b, {nullptr, 0}};
+                }
+            }
+        }
+        return {b, allocate_at_least(a, want)};
+    }
+    RELO_NOINLINE static RELO_CONSTEXPR20 void discard_fresh(allocator_arg a, allocation_result<T*> fresh) noexcept {
+        detail::deallocate(a, fresh.ptr, fresh.count);
+    }
+    /// b's elements moved in front of the element built at fresh.ptr + b.size(), b's storage freed. If a
+    /// move throws, that element is destroyed, fresh is freed and b is unchanged.
+    RELO_NOINLINE static RELO_CONSTEXPR20 block move_behind(allocator_arg a, block b, allocation_result<T*> fresh) {
+        T* const slot = fresh.ptr + b.size();
+        if (b.begin != nullptr) {
+            try {
+                transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
+            } catch (...) {
+                destroy(a, slot);
+                detail::deallocate(a, fresh.ptr, fresh.count);
+                throw;
+            }
+            detail::deallocate(a, b.begin, b.capacity());
+        }
+        return {fresh.ptr, slot + 1, fresh.ptr + fresh.count};
+    }
+
     /// transfer_emplacing, then b's storage is freed.
     template <class Build>
     static RELO_CONSTEXPR20 block move_to_emplacing(Alloc& a, const block& b, allocation_result<T*> fresh, Build& build) {

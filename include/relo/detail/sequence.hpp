@@ -203,6 +203,13 @@ public:
             if (!is_constant_evaluated()) keep_in_memory(value);
             grow_for_push();
             return fast_emplace_back(std::move(value));
+        } else if constexpr (relocate_as_bytes_v<Alloc, T> && std::is_constructible_v<T, Args&&...>) {
+            // A trivially relocatable T with a constructor's arguments: built in place, in a slot of its
+            // own before the growth (the arguments may be elements that it moves), then relocated as
+            // bytes to its place, which moves nothing observably. The arguments never reach the
+            // out-of-line growth, so the loop's values stay in registers.
+            if (!is_constant_evaluated()) return build_then_grow(std::forward<Args>(args)...);
+            return grow_and_emplace_back(std::forward<Args>(args)...);
         } else if constexpr (Derived::seq_grows_out_of_line) {
             return grow_and_emplace_back_out_of_line(std::forward<Args>(args)...);
         } else {
@@ -291,6 +298,24 @@ public:
     }
 
 private:
+    /// emplace_back's growth path for a trivially relocatable T (see there).
+    template <class... Args>
+    reference build_then_grow(Args&&... args) {
+        alignas(T) unsigned char raw[sizeof(T)];
+        T* const built = reinterpret_cast<T*>(raw);
+        construct(alloc(), built, std::forward<Args>(args)...);
+        try {
+            grow_for_push();
+        } catch (...) {
+            destroy(alloc(), built);
+            throw;
+        }
+        T* const e = self().seq_end();
+        relocate_at(built, e);
+        self().seq_added_one();
+        return *e;
+    }
+
     template <class... Args>
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE iterator append_one(Args&&... args) {
         emplace_back(std::forward<Args>(args)...);
