@@ -129,18 +129,8 @@ struct block_ops {
     /// b's elements moved in front of the element built at fresh.ptr + b.size(), b's storage freed. If a
     /// move throws, that element is destroyed, fresh is freed and b is unchanged.
     RELO_NOINLINE static RELO_CONSTEXPR20 block move_behind(allocator_arg a, block b, allocation_result<T*> fresh) {
-        T* const slot = fresh.ptr + b.size();
-        if (b.begin != nullptr) {
-            try {
-                transfer_to_new_storage(a, b.begin, b.end, fresh.ptr);
-            } catch (...) {
-                destroy(a, slot);
-                detail::deallocate(a, fresh.ptr, fresh.count);
-                throw;
-            }
-            detail::deallocate(a, b.begin, b.capacity());
-        }
-        return {fresh.ptr, slot + 1, fresh.ptr + fresh.count};
+        auto already_built = [](T*) noexcept {};
+        return move_to_emplacing(a, b, fresh, already_built);
     }
 
     /// transfer_emplacing, then b's storage is freed.
