@@ -1,17 +1,19 @@
 // tests/hot_loops_test.cpp — the loops real code fills containers with, in every relo container, timed
 // against the same loop on std::vector in this process (rounds interleaved, medians): the test fails when
-// one falls far behind. The bound, 3x, survives a loaded machine and catches the stall this guards
+// one falls far behind. The bound, 1.5x, survives a loaded machine and catches the stall this guards
 // against: a braced pair written to the stack in two narrow stores and read back as one wide load on
 // every push (several times std::vector's time), which instruction counts do not show. The loops that
-// still take between 1x and 2x std::vector's (small_vector's, some of pinned_vector's and
-// inplace_vector's: docs/measurements/vector.md, "Types and idioms") keep it from being tighter; the
-// idioms experiment of the benchmark suite measures every cell against 1.0x. Only the filling is timed,
-// not the allocation. Built with -O2 whatever the configuration's flags, GCC and Clang, and only in
+// are named misses (docs/measurements/vector.md, "Types and idioms": small_vector's, whose object stays in
+// memory; a few of inplace_vector's with GCC, which stores the size on every push) have a bound of 2.5x;
+// the idioms experiment of the benchmark suite measures every cell against 1.0x. Only the filling is
+// timed, not the allocation. Built with -O2 whatever the configuration's flags, GCC and Clang, and only in
 // configurations without sanitizers (tests/CMakeLists.txt).
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -191,10 +193,13 @@ double ratio(loop_function relo_loop, loop_function std_loop) {
     return mine[rounds / 2] / theirs[rounds / 2];
 }
 
-/// The loop on relo's container C against std::vector: within the bound in one of three tries (a try
+/// The bound of every loop, and of the loops a container names as known misses.
+constexpr double bound = 1.5;
+constexpr double known_miss_bound = 2.5;
+
+/// The loop on relo's container C against std::vector: within the limit in one of three tries (a try
 /// that a burst of other work slowed is measured again).
-constexpr double bound = 3.0;
-void expect_within_bound(const char* what, loop_function relo_loop, loop_function std_loop, double limit = bound) {
+void expect_within_bound(const char* what, loop_function relo_loop, loop_function std_loop, double limit) {
     double best = 0;
     for (int attempt = 0; attempt < 3; ++attempt) {
         const double r = ratio(relo_loop, std_loop);
@@ -205,36 +210,44 @@ void expect_within_bound(const char* what, loop_function relo_loop, loop_functio
     EXPECT_LE(best, limit) << what << ": relo's loop takes " << best << "x std::vector's";
 }
 
+/// The loops of one container; those whose names contain one of `known_misses` are held to
+/// known_miss_bound, the others to bound.
 template <template <class> class Container>
-void every_loop(const char* container) {
+void every_loop(const char* container, std::initializer_list<const char*> known_misses = {}) {
     const std::string name = container;
-    expect_within_bound((name + " push_back({k, 1.0})").c_str(), braced_pair<Container<pair_id>>,
-                        braced_pair<std::vector<pair_id>>);
-    expect_within_bound((name + " push_back(make_pair(k, 1.0))").c_str(), made_pair<Container<pair_id>>,
-                        made_pair<std::vector<pair_id>>);
-    expect_within_bound((name + " push_back(lvalue pair)").c_str(), lvalue_pair<Container<pair_id>>,
-                        lvalue_pair<std::vector<pair_id>>);
-    expect_within_bound((name + " emplace_back(k, 1.0)").c_str(), emplaced_pair<Container<pair_id>>,
-                        emplaced_pair<std::vector<pair_id>>);
-    expect_within_bound((name + " insert(end(), pair)").c_str(), inserted_pair<Container<pair_id>>,
-                        inserted_pair<std::vector<pair_id>>);
-    expect_within_bound((name + " transform into back_inserter").c_str(), transformed_pair<Container<pair_id>>,
-                        transformed_pair<std::vector<pair_id>>);
+    const auto check = [&](const std::string& what, loop_function relo_loop, loop_function std_loop) {
+        double limit = bound;
+        for (const char* miss : known_misses)
+            if (what.find(miss) != std::string::npos) limit = known_miss_bound;
+        expect_within_bound(what.c_str(), relo_loop, std_loop, limit);
+    };
+    check(name + " push_back({k, 1.0})", braced_pair<Container<pair_id>>,
+          braced_pair<std::vector<pair_id>>);
+    check(name + " push_back(make_pair(k, 1.0))", made_pair<Container<pair_id>>,
+          made_pair<std::vector<pair_id>>);
+    check(name + " push_back(lvalue pair)", lvalue_pair<Container<pair_id>>,
+          lvalue_pair<std::vector<pair_id>>);
+    check(name + " emplace_back(k, 1.0)", emplaced_pair<Container<pair_id>>,
+          emplaced_pair<std::vector<pair_id>>);
+    check(name + " insert(end(), pair)", inserted_pair<Container<pair_id>>,
+          inserted_pair<std::vector<pair_id>>);
+    check(name + " transform into back_inserter", transformed_pair<Container<pair_id>>,
+          transformed_pair<std::vector<pair_id>>);
     using int_pair = std::pair<int, int>;
-    expect_within_bound((name + " push_back({k, k}) of pair<int, int>").c_str(), braced_int_pair<Container<int_pair>>,
-                        braced_int_pair<std::vector<int_pair>>);
+    check(name + " push_back({k, k}) of pair<int, int>", braced_int_pair<Container<int_pair>>,
+          braced_int_pair<std::vector<int_pair>>);
     using triple = std::tuple<int, double, int>;
-    expect_within_bound((name + " push_back({k, 1.0, k}) of a tuple").c_str(), braced_tuple<Container<triple>>,
-                        braced_tuple<std::vector<triple>>);
-    expect_within_bound((name + " push_back(point(k, 1.0))").c_str(), braced_point<Container<point>>,
-                        braced_point<std::vector<point>>);
-    expect_within_bound((name + " emplace_back of a string").c_str(), emplaced_string<Container<std::string>>,
-                        emplaced_string<std::vector<std::string>>);
+    check(name + " push_back({k, 1.0, k}) of a tuple", braced_tuple<Container<triple>>,
+          braced_tuple<std::vector<triple>>);
+    check(name + " push_back(point(k, 1.0))", braced_point<Container<point>>,
+          braced_point<std::vector<point>>);
+    check(name + " emplace_back of a string", emplaced_string<Container<std::string>>,
+          emplaced_string<std::vector<std::string>>);
     using owner = std::unique_ptr<int>;
-    expect_within_bound((name + " push_back(nullptr) of unique_ptr").c_str(), null_unique_ptrs<Container<owner>>,
-                        null_unique_ptrs<std::vector<owner>>);
-    expect_within_bound((name + " push_back(k) of int").c_str(), pushed_ints<Container<int>>,
-                        pushed_ints<std::vector<int>>);
+    check(name + " push_back(nullptr) of unique_ptr", null_unique_ptrs<Container<owner>>,
+          null_unique_ptrs<std::vector<owner>>);
+    check(name + " push_back(k) of int", pushed_ints<Container<int>>,
+          pushed_ints<std::vector<int>>);
 }
 
 template <class T>
@@ -247,8 +260,13 @@ template <class T>
 using inplace_vector_of = relo::inplace_vector<T, elements>;
 
 TEST(HotLoops, Vector) { every_loop<vector_of>("relo::vector"); }
-TEST(HotLoops, SmallVector) { every_loop<small_vector_of>("relo::small_vector<T, 8>"); }
+// small_vector's object stays in memory (its begin may point into it), so every push stores its size.
+TEST(HotLoops, SmallVector) { every_loop<small_vector_of>("relo::small_vector<T, 8>", {"relo::small_vector"}); }
 TEST(HotLoops, PinnedVector) { every_loop<pinned_vector_of>("relo::pinned_vector"); }
-TEST(HotLoops, InplaceVector) { every_loop<inplace_vector_of>("relo::inplace_vector<T, 4096>"); }
+// With GCC, an element built by placement new in the object's slots may, for all GCC sees, overwrite the
+// size beside them: the size is stored on every push of such an element.
+TEST(HotLoops, InplaceVector) {
+    every_loop<inplace_vector_of>("relo::inplace_vector<T, 4096>", {"string", "unique_ptr", "lvalue"});
+}
 
 }  // namespace

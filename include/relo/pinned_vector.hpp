@@ -315,15 +315,18 @@ private:
     // "Types and idioms").
     RELO_ALWAYS_INLINE void seq_grow_for_push() {
         const size_type n = this->size();
-        const taken t = commit_one_more(taken{base_bytes(), reserved_, committed_}, n);
+        const taken t = commit_one_more(base_bytes(), reserved_, committed_, n);
         begin_ = reinterpret_cast<T*>(t.base);
         end_ = begin_ + n;
         committed_ = t.committed;
         capacity_end_ = begin_ + t.committed / sizeof(T);
         reserved_ = t.reserved;
     }
-    /// The reservation (made when there is none) with room for n + 1 elements committed.
-    RELO_NOINLINE static taken commit_one_more(taken r, size_type n) {
+    /// The reservation (made when there is none) with room for n + 1 elements committed. (Its parts are
+    /// passed one by one, in registers: a `taken` passed by value went on the stack, and GCC then kept a
+    /// frame pointer, which cost a push loop the register of its counter.)
+    RELO_NOINLINE static taken commit_one_more(char* base, std::size_t reserved, std::size_t committed, size_type n) {
+        taken r{base, reserved, committed};
         if (r.base == nullptr) {
             r = take_default_reservation(n + 1);
             if ((n + 1) * sizeof(T) <= r.committed) return r;

@@ -343,10 +343,10 @@ private:
     // into a std::transform loop, which then called it for every element: docs/measurements/vector.md,
     // "Types and idioms".)
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow(size_type required) {
-        adopt(grow_block(growth_allocator(), current_block(), required));
+        adopt(grow_block(growth_allocator(), seq_begin(), seq_end(), seq_capacity_end(), required));
     }
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE void seq_grow_for_push() {
-        adopt(grow_block_for_push(growth_allocator(), current_block()));
+        adopt(grow_block_for_push(growth_allocator(), seq_begin(), seq_end(), seq_capacity_end()));
     }
 
     template <class Build>
@@ -395,12 +395,18 @@ private:
     RELO_CONSTEXPR20 typename blocks::allocator_arg growth_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 block current_block() const noexcept { return {seq_begin(), seq_end(), seq_capacity_end()}; }
 
-    /// seq_grow's call: the block grown for `required` elements by the growth policy.
-    RELO_NOINLINE static RELO_CONSTEXPR20 block grow_block(typename blocks::allocator_arg a, block b, size_type required) {
+    /// seq_grow's call: the block grown for `required` elements by the growth policy. (The block's three
+    /// pointers are passed one by one, in registers: a block passed by value went on the stack, and GCC
+    /// then kept a frame pointer, which cost a push loop a register.)
+    RELO_NOINLINE static RELO_CONSTEXPR20 block grow_block(typename blocks::allocator_arg a, T* begin, T* end,
+                                                           T* capacity_end, size_type required) {
+        const block b{begin, end, capacity_end};
         return blocks::reallocate(a, b, grown_capacity(b, required, detail::max_elements<T>(a)), required);
     }
     /// The same for one more element in a full block.
-    RELO_NOINLINE static RELO_CONSTEXPR20 block grow_block_for_push(typename blocks::allocator_arg a, block b) {
+    RELO_NOINLINE static RELO_CONSTEXPR20 block grow_block_for_push(typename blocks::allocator_arg a, T* begin, T* end,
+                                                                    T* capacity_end) {
+        const block b{begin, end, capacity_end};
         const size_type max = detail::max_elements<T>(a);
         if (b.size() >= max) seq_too_large("relo: size would exceed max_size()");
         return blocks::reallocate(a, b, grown_capacity(b, b.size() + 1, max), b.size() + 1);
