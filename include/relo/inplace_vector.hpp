@@ -136,6 +136,10 @@ template <class T, std::size_t N, bool = (N == 0)>
 class inplace_members : protected in_place_constructor<T> {
 protected:
     RELO_CONSTEXPR20 T* data_ptr() const noexcept { return const_cast<T*>(slots_.items); }
+    /// Where the end is, written as the address of an element of the slots (i <= N): GCC then knows that
+    /// an element built there is not the size, where from data_ptr() + size it does not, and stored the
+    /// size on every push of an element built by placement new.
+    RELO_CONSTEXPR20 T* end_ptr() const noexcept { return const_cast<T*>(&slots_.items[size_]); }
     RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
     RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
 
@@ -153,6 +157,7 @@ template <class T, std::size_t N>
 class inplace_members<T, N, true> : protected in_place_constructor<T> {
 protected:
     constexpr T* data_ptr() const noexcept { return nullptr; }
+    constexpr T* end_ptr() const noexcept { return nullptr; }
     constexpr std::size_t stored_size() const noexcept { return 0; }
     constexpr void set_stored_size(std::size_t) noexcept {}
 };
@@ -443,7 +448,7 @@ public:
 private:
     // The storage interface of detail::sequence_ops.
     RELO_CONSTEXPR20 T* seq_begin() const noexcept { return this->data_ptr(); }
-    RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->data_ptr() + this->stored_size(); }
+    RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->end_ptr(); }
     RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
     RELO_CONSTEXPR20 bool seq_full() const noexcept { return this->stored_size() == N; }
     RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
