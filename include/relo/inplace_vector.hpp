@@ -139,7 +139,7 @@ protected:
     /// Where the end is, written as the address of an element of the slots (i <= N): GCC then knows that
     /// an element built there is not the size, where from data_ptr() + size it does not, and stored the
     /// size on every push of an element built by placement new.
-    RELO_CONSTEXPR20 T* end_ptr() const noexcept { return const_cast<T*>(&slots_.items[size_]); }
+    RELO_CONSTEXPR20 T* end_ptr() const noexcept { return const_cast<T*>(std::addressof(slots_.items[size_])); }
     RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
     RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
 
