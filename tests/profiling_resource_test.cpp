@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -120,6 +121,90 @@ TEST(ProfilingResource, ThreadsAndCrossThreadFrees) {
     EXPECT_EQ(p.allocations, 100u);
     EXPECT_EQ(p.deallocations, 100u);
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool);
+}
+
+/// Each thread allocates and frees `blocks` blocks of 32 bytes from every resource in turn (one block from
+/// each, then the next round), as a thread using several containers over several resources does.
+void allocate_in_turn(std::vector<relo::profiling_resource*>& resources, int blocks) {
+    for (int i = 0; i < blocks; ++i) {
+        for (relo::profiling_resource* r : resources) {
+            void* p = r->allocate(32);
+            r->deallocate(p, 32);
+        }
+    }
+}
+
+/// What a resource used by `threads` threads, each `blocks` times in turn as above, must have recorded.
+void expect_exact_profile(const relo::allocation_profile& p, std::uint64_t threads, std::uint64_t blocks) {
+    EXPECT_EQ(p.threads, threads) << "one record per thread and resource";
+    EXPECT_EQ(p.allocations, threads * blocks);
+    EXPECT_EQ(p.deallocations, threads * blocks);
+    EXPECT_EQ(p.cross_thread_frees, 0u);
+    EXPECT_EQ(p.reused, threads * (blocks - 1)) << "each thread's freed size, asked for again";
+    EXPECT_EQ(p.live_blocks(), 0u);
+    EXPECT_EQ(p.sizes[bucket(32, relo::allocation_profile::size_buckets - 1)], threads * blocks);
+    std::uint64_t lifetimes = 0;
+    for (std::uint64_t n : p.lifetimes) lifetimes += n;
+    EXPECT_EQ(lifetimes, threads * blocks);
+    EXPECT_EQ(p.lifetimes[0], threads * blocks) << "each block freed before its thread's next allocation";
+}
+
+TEST(ProfilingResource, OneThreadUsingMoreResourcesThanItsTableHolds) {
+    // 6 and 20 resources: more than the thread's table of recent ones (each miss finds the thread's
+    // record in the resource, never makes another).
+    for (const int count : {6, 20}) {
+        std::vector<std::unique_ptr<relo::profiling_resource>> owned;
+        std::vector<relo::profiling_resource*> resources;
+        for (int i = 0; i < count; ++i) {
+            owned.push_back(std::make_unique<relo::profiling_resource>());
+            resources.push_back(owned.back().get());
+        }
+        constexpr int blocks = 5000;
+        allocate_in_turn(resources, blocks);
+        for (relo::profiling_resource* r : resources) {
+            const relo::allocation_profile p = r->profile();
+            expect_exact_profile(p, 1, blocks);
+            EXPECT_NE(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool)
+                << "one thread: " << relo::recommend(p).text();
+        }
+    }
+}
+
+TEST(ProfilingResource, ThreadsUsingManyResourcesInTurn) {
+    constexpr int count = 12;
+    constexpr int threads = 3;
+    constexpr int blocks = 2000;
+    std::vector<std::unique_ptr<relo::profiling_resource>> owned;
+    std::vector<relo::profiling_resource*> resources;
+    for (int i = 0; i < count; ++i) {
+        owned.push_back(std::make_unique<relo::profiling_resource>());
+        resources.push_back(owned.back().get());
+    }
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&resources, t] {
+            // Each thread in another order, so that the tables evict different resources.
+            std::vector<relo::profiling_resource*> mine(resources.begin() + t, resources.end());
+            mine.insert(mine.end(), resources.begin(), resources.begin() + t);
+            allocate_in_turn(mine, blocks);
+        });
+    }
+    for (std::thread& w : workers) w.join();
+    for (relo::profiling_resource* r : resources) expect_exact_profile(r->profile(), threads, blocks);
+}
+
+TEST(ProfilingResource, ALongLivedThreadWithResourcesComingAndGoing) {
+    // The thread's table keeps entries of resources destroyed since: a new resource never takes them over.
+    for (int generation = 0; generation < 50; ++generation) {
+        std::vector<std::unique_ptr<relo::profiling_resource>> owned;
+        std::vector<relo::profiling_resource*> resources;
+        for (int i = 0; i < 1 + generation % 11; ++i) {
+            owned.push_back(std::make_unique<relo::profiling_resource>());
+            resources.push_back(owned.back().get());
+        }
+        allocate_in_turn(resources, 40);
+        for (relo::profiling_resource* r : resources) expect_exact_profile(r->profile(), 1, 40);
+    }
 }
 
 TEST(ProfilingResource, TextAndJson) {

@@ -16,7 +16,9 @@
 //
 // Cost: each block carries a 16-byte header (its alignment, when larger) in front of it; each thread
 // counts in its own record, with plain loads and stores; only the bytes in use are shared (one atomic
-// add per allocation and per deallocation). docs/measurements/memory_resources.md, "test_resource and
+// add per allocation and per deallocation). A thread finds its record in a table of the last 8 resources
+// it used; beyond them it takes a lock to find it among the resource's records (one per thread and
+// resource, however many resources a thread uses in turn). docs/measurements/memory_resources.md, "test_resource and
 // profiling_resource", measures it against the upstream alone. Thread-safe; profile() may run while
 // other threads allocate (it sums what each thread's record holds at that moment).
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -36,6 +38,7 @@
 #include <memory_resource>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "relo/detail/config.hpp"
@@ -166,22 +169,29 @@ struct profile_record {
     }
 };
 
-/// The calling thread's records of the last few profiling_resources it used (by their never-reused ids).
+/// The calling thread's records of the last few profiling_resources it used (by their never-reused ids):
+/// a cache. Each resource keeps its records by thread (profiling_resource::find_or_add_record), so a thread
+/// that uses more resources than the table holds finds its record there again, never makes a second one.
 struct profile_thread_table {
-    static constexpr std::size_t slots = 4;
+    static constexpr std::size_t slots = 8;
     std::uint64_t ids[slots] = {};
     profile_record* records[slots] = {};
     std::size_t next = 0;
+    std::uint64_t thread_serial = 0;  // this thread's never-reused number, from its first record on
 };
 
 inline profile_thread_table& profile_table() noexcept {
-    thread_local profile_thread_table table;
+    thread_local profile_thread_table table;  // (constant-initialized: no guard on the way in)
     return table;
 }
 
 inline std::atomic<std::uint64_t>& profiling_resource_ids() noexcept {
     static std::atomic<std::uint64_t> ids{0};
     return ids;
+}
+inline std::uint64_t new_profiling_thread_serial() noexcept {
+    static std::atomic<std::uint64_t> serials{0};
+    return serials.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 }  // namespace detail
@@ -275,12 +285,13 @@ private:
         return c.load(std::memory_order_relaxed);
     }
 
-    /// The calling thread's record for this resource: found in its table of recent resources, or made.
+    /// The calling thread's record for this resource: found in its table of recent resources, else in this
+    /// resource's records by thread, else made.
     RELO_ALWAYS_INLINE detail::profile_record& record() {
         detail::profile_thread_table& t = detail::profile_table();
         for (std::size_t i = 0; i < detail::profile_thread_table::slots; ++i)
             if (t.ids[i] == id_) return *t.records[i];
-        return add_record(t);
+        return find_or_add_record(t);
     }
     /// record() for deallocate, which may not throw: null when no record can be made (out of memory; the
     /// deallocation then goes uncounted).
@@ -291,11 +302,17 @@ private:
             return nullptr;
         }
     }
-    RELO_NOINLINE detail::profile_record& add_record(detail::profile_thread_table& t) {
+    /// One record per thread and resource: memory bounded by the threads that used this resource, counts
+    /// exact however many resources a thread uses in turn (a miss costs this lock and a lookup).
+    RELO_NOINLINE detail::profile_record& find_or_add_record(detail::profile_thread_table& t) {
+        if (t.thread_serial == 0) t.thread_serial = detail::new_profiling_thread_serial();
         const std::lock_guard<std::mutex> lock(mutex_);
-        records_.push_back(std::make_unique<detail::profile_record>());
-        thread_records_ = records_.size();
-        detail::profile_record* r = records_.back().get();
+        detail::profile_record*& r = record_of_thread_[t.thread_serial];
+        if (r == nullptr) {
+            records_.push_back(std::make_unique<detail::profile_record>());
+            thread_records_ = records_.size();
+            r = records_.back().get();
+        }
         const std::size_t slot = t.next++ % detail::profile_thread_table::slots;
         t.ids[slot] = id_;
         t.records[slot] = r;
@@ -307,7 +324,8 @@ private:
     std::atomic<std::uint64_t> bytes_in_use_{0};
     std::atomic<std::uint64_t> peak_{0};
     mutable std::mutex mutex_;
-    std::vector<std::unique_ptr<detail::profile_record>> records_;
+    std::vector<std::unique_ptr<detail::profile_record>> records_;   // one per thread that used this resource
+    std::unordered_map<std::uint64_t, detail::profile_record*> record_of_thread_;  // by thread serial
     std::size_t thread_records_ = 0;  // records_.size() (for the debuggers' printers)
 };
 
