@@ -5,6 +5,8 @@
 //     std::vector: it returns `{--this->end(), true}` and erases elements whose key is const);
 //   - Boost.Graph (libboost-graph-dev): an adjacency_list whose edge lists are relo vectors, chosen with a
 //     container_gen selector, under breadth-first search and Dijkstra's shortest paths;
+//   - nlohmann/json on a relo resource chosen for a scope (relo::resource_scope), through
+//     relo::current_resource_allocator: basic_json default-constructs its allocators;
 //   - Boost.Container's allocators (new_allocator) under relo::vector and relo::small_vector.
 // A client that is not installed is left out (tests/CMakeLists.txt says which, at configure time).
 #include <algorithm>
@@ -22,7 +24,11 @@
 
 #include <gtest/gtest.h>
 
+#include "relo/monotonic_resource.hpp"
+#include "relo/multipool_resource.hpp"
+#include "relo/resource_scope.hpp"
 #include "relo/small_vector.hpp"
+#include "relo/test_resource.hpp"
 #include "relo/vector.hpp"
 
 #if defined(RELO_TEST_NLOHMANN_JSON)
@@ -262,6 +268,56 @@ TEST(NlohmannJson, OrderedObjectsOnReloVectorsMatchOrderedJson) {
         EXPECT_EQ(mine.dump(), model.dump());
     }
 }
+
+/// basic_json on relo::current_resource_allocator: every allocation of the document from the resource of
+/// the scope it is built in.
+using scoped_json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t,
+                                         double, relo::current_resource_allocator>;
+
+std::string generated_document(int records) {
+    std::string text = "{\"records\": [";
+    for (int i = 0; i < records; ++i) {
+        if (i != 0) text += ", ";
+        text += "{\"id\": " + std::to_string(i) + ", \"name\": \"record number " + std::to_string(i) +
+                "\", \"score\": " + std::to_string(i * 0.25) + ", \"tags\": [\"a\", \"b\", " + std::to_string(i % 7) +
+                "], \"nested\": {\"ok\": " + (i % 2 ? "true" : "false") + ", \"none\": null}}";
+    }
+    return text + "], \"count\": " + std::to_string(records) + "}";
+}
+
+TEST(NlohmannJson, OnAReloResourceForAScopeWithoutChangingIt) {
+    const std::string text = generated_document(2000);
+    const nlohmann::json reference = nlohmann::json::parse(text);
+    for (const bool monotonic : {false, true}) {
+        relo::test_resource upstream;
+        relo::monotonic_resource arena(&upstream);
+        relo::multipool_resource pool(&upstream);
+        std::pmr::memory_resource* const chosen = monotonic ? static_cast<std::pmr::memory_resource*>(&arena)
+                                                            : static_cast<std::pmr::memory_resource*>(&pool);
+        std::string dumped;
+        scoped_json kept;
+        {
+            const relo::resource_scope scope(chosen);
+            scoped_json document = scoped_json::parse(text);
+            EXPECT_EQ(document["count"].get<int>(), 2000);
+            EXPECT_EQ(document["records"][1234]["name"].get<std::string>(), "record number 1234");
+            document["records"][5]["extra"] = scoped_json::array({1, 2, 3});
+            dumped = document.dump();
+            kept = document["records"][7];  // copied in the scope, destroyed after it
+        }
+        EXPECT_GT(upstream.total_blocks(), 0u) << "the document's memory came from the chosen resource";
+        nlohmann::json expected = reference;
+        expected["records"][5]["extra"] = nlohmann::json::array({1, 2, 3});
+        EXPECT_EQ(dumped, expected.dump());
+        EXPECT_EQ(kept.dump(), reference["records"][7].dump());
+        kept = nullptr;
+        arena.release();
+        pool.release();
+        EXPECT_EQ(upstream.blocks_in_use(), 0u);
+        EXPECT_EQ(upstream.problems(), 0u);
+    }
+}
+
 #endif
 
 #if defined(RELO_TEST_BOOST_GRAPH)

@@ -7,6 +7,8 @@
 //   relo::synchronized_multipool_resource  the multipool for several threads (sharded)
 //   relo::vm_arena               bump allocation over one reservation of address space
 //   relo::resource_allocator<T, R>  a standard allocator calling resource R directly (no virtual call)
+//   relo::resource_scope, relo::current_resource_allocator<T>  a resource for a scope, for code that
+//                                default-constructs its allocators
 //   relo::warm_memory(), relo::trim_warm_memory()  what each thread keeps for its next resources
 //
 // Every resource is a std::pmr::memory_resource too (runtime binding).
@@ -21,6 +23,7 @@
 #include "relo/monotonic_resource.hpp"
 #include "relo/multipool_resource.hpp"
 #include "relo/resource_allocator.hpp"
+#include "relo/resource_scope.hpp"
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"

@@ -18,6 +18,7 @@
 #include "relo/profiling_resource.hpp"
 #include "relo/relocation.hpp"
 #include "relo/resource_allocator.hpp"
+#include "relo/resource_scope.hpp"
 #include "relo/small_vector.hpp"
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/test_resource.hpp"
