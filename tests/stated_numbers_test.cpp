@@ -3,6 +3,7 @@
 // numbers (times, ratios) are not facts of the code: they live, dated, in docs/measurements/ only.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -28,7 +29,7 @@ static_assert(relo::page_allocator_policy::reservation_factor == 16);
 static_assert(relo::page_allocator_policy::realloc_threshold == 1 * kib);
 static_assert(relo::page_allocator_policy::huge_page_threshold == SIZE_MAX, "no huge pages by default");
 static_assert(relo::large_block_policy::huge_page_threshold == 2 * mib);
-// relo/growth.hpp: the first allocation holds at least 64 bytes' worth of elements; the default factor is 2.
+// relo/growth.hpp: the first allocation holds at least 24 bytes' worth of elements; the default factor is 2.
 static_assert(std::is_same_v<relo::vector<int>::growth_policy, relo::growth_2>);
 // relo/commit_policy.hpp: the commit rules.
 static_assert(relo::geometric_commit::rule.first_step == 4 * kib && relo::geometric_commit::rule.max_step == 64 * mib &&
@@ -40,13 +41,16 @@ static_assert(relo::page_commit::rule.first_step == 4 * kib && relo::page_commit
 static_assert(sizeof(void*) < 8 || relo::pinned_vector<int>::default_reservation == 4 * gib);
 static_assert(sizeof(void*) < 8 || relo::vm_arena::default_reservation == 16 * gib);
 
-TEST(StatedNumbers, FirstAllocationHoldsACacheLine) {
+TEST(StatedNumbers, FirstAllocationHolds24Bytes) {
     relo::vector<char> bytes;
     bytes.push_back('a');
-    EXPECT_GE(bytes.capacity(), 64u);
+    EXPECT_GE(bytes.capacity(), 24u);
     relo::vector<int> ints;
     ints.push_back(1);
-    EXPECT_GE(ints.capacity() * sizeof(int), 64u);
+    EXPECT_GE(ints.capacity() * sizeof(int), 24u);
+    relo::vector<std::pair<long, long>> pairs;
+    pairs.push_back({1, 2});
+    EXPECT_GE(pairs.capacity(), 1u);
 }
 
 // relo/multipool_resource.hpp: "under 1 KiB", "the pools live in it when there are at most 16 (the default

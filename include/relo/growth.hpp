@@ -5,8 +5,8 @@
 //
 // The growth rule, stated here once: when `required` elements must fit in a container of capacity c,
 // its new capacity is max(required, c x num/den), at least c + 1, at most max_size() (never
-// overflowing: detail::next_capacity). relo::vector's first allocation holds at least 64 bytes' worth of
-// elements (one cache line: no 1-2-4-8 reallocations of tiny vectors); small_vector's first heap block
+// overflowing: detail::next_capacity). relo::vector's first allocation holds at least 24 bytes' worth of
+// elements (no 1-2-4 reallocations of tiny vectors); small_vector's first heap block
 // follows the rule from N. reserve(n) grows to exactly n. The default, growth_2, and the measurement
 // that chose it: docs/measurements/thresholds.md.
 // Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.

@@ -315,9 +315,12 @@ private:
     };
     storage storage_;
 
-    /// The first allocation holds at least this many elements (64 bytes: one cache line, as the thesis and
-    /// folly do), which saves the 1-2-4-8 reallocations of tiny vectors.
-    static constexpr size_type min_first_capacity = sizeof(T) >= 64 ? 1 : 64 / sizeof(T);
+    /// The first allocation holds at least this many elements (24 bytes' worth: the smallest block glibc
+    /// gives holds that much), which saves the first reallocations of tiny vectors. (64 bytes, as the thesis
+    /// and folly, made programs of many vectors of one to three elements slower than std::vector:
+    /// docs/measurements/thresholds.md, "The first allocation".)
+    static constexpr std::size_t first_allocation_bytes = 24;
+    static constexpr size_type min_first_capacity = sizeof(T) >= first_allocation_bytes ? 1 : first_allocation_bytes / sizeof(T);
 
     RELO_CONSTEXPR20 Allocator& allocator() noexcept { return storage_.allocator(); }
     RELO_CONSTEXPR20 const Allocator& allocator() const noexcept { return storage_.allocator(); }
