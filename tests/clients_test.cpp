@@ -39,44 +39,10 @@
 #endif
 
 #if defined(RELO_TEST_BOOST_GRAPH)
-// Boost.Graph's way to choose a container for its edge lists: a selector, its container_gen, and what
-// boost/pending/container_traits.hpp says of std::vector, said of relo::vector. Boost's templates call
-// container_category and iterator_stability unqualified, before any user code: for a container of another
-// library they are found by argument-dependent lookup only, in the container's namespace.
-#include <boost/pending/container_traits.hpp>
-namespace relo {
-template <class T, class A, class G>
-boost::graph_detail::vector_tag container_category(const vector<T, A, G>&) {
-    return {};
-}
-template <class T, class A, class G>
-boost::graph_detail::unstable_tag iterator_stability(const vector<T, A, G>&) {
-    return {};
-}
-}  // namespace relo
-namespace boost {
-namespace graph_detail {
-template <class T, class A, class G>
-struct container_traits<relo::vector<T, A, G>> {
-    using category = vector_tag;
-    using iterator_stability = unstable_tag;
-};
-}  // namespace graph_detail
-}  // namespace boost
-#include <boost/graph/adjacency_list.hpp>
+#include "relo/boost_graph.hpp"  // (before Boost.Graph's own headers, as any order works)
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
-struct relo_vecS {};
-namespace boost {
-template <class ValueType>
-struct container_gen<relo_vecS, ValueType> {
-    using type = relo::vector<ValueType>;
-};
-template <>
-struct parallel_edge_traits<relo_vecS> {
-    using type = allow_parallel_edge_tag;
-};
-}  // namespace boost
+using relo_vecS = relo::graph_vecS;
 #endif
 
 namespace relo_test {
