@@ -1,0 +1,147 @@
+// bench/applications.hpp — whole programs on libraries nobody on the project wrote (nlohmann/json,
+// Boost.Graph) and programs of kinds users write (a sparse matrix, a text index), each written once over a
+// *kit*: the containers (and allocators) one configuration uses.
+//
+// The configurations (the implementations of applications_bench):
+//   std                    the standard containers, the global heap
+//   relo                   relo's containers with only the type swapped
+//   boost                  boost::container's
+//   relo-recommended       relo's containers on the resource relo::recommend picks from a profile of one
+//                          run of the program (relo::profiling_resource), in a relo::resource_scope
+//   relo-monotonic, relo-multipool, relo-multipool-monotonic
+//                          the same containers on each of relo's strategies, to read the recommendation
+//                          against the best one
+// In the resource configurations every allocation the program's containers make comes from the scope's
+// resource (relo::current_resource_allocator), made for each run and released after it, as a program that
+// gives a request or a document its own resource does.
+#ifndef RELO_BENCH_APPLICATIONS_HPP
+#define RELO_BENCH_APPLICATIONS_HPP
+
+#include <cstdint>
+#include <string>
+
+#include "relo/memory_resource.hpp"
+#include "relo/profiling_resource.hpp"
+#include "relo/resource_scope.hpp"
+#include "relo/vector.hpp"
+
+#include "bench_support.hpp"
+
+namespace relo_bench::applications {
+
+/// What one configuration of a program reports beside its time.
+struct run_result {
+    double seconds = 0;
+    std::uint64_t checksum = 0;
+};
+
+/// The configurations every program has.
+inline std::vector<std::string> configurations() {
+    std::vector<std::string> out{"std", "relo", "boost"};
+    for (const char* c : {"relo-recommended", "relo-monotonic", "relo-multipool", "relo-multipool-monotonic"})
+        out.push_back(c);
+    return out;
+}
+
+inline bool uses_resource(const std::string& config) { return config.rfind("relo-", 0) == 0; }
+
+/// The strategy a resource configuration names (relo-recommended: none, it is found by profiling).
+inline relo::allocation_strategy named_strategy(const std::string& config) {
+    if (config == "relo-monotonic") return relo::allocation_strategy::monotonic;
+    if (config == "relo-multipool") return relo::allocation_strategy::multipool;
+    return relo::allocation_strategy::multipool_over_monotonic;
+}
+
+inline const char* short_name(relo::allocation_strategy s) {
+    switch (s) {
+        case relo::allocation_strategy::global_allocator: return "global";
+        case relo::allocation_strategy::monotonic: return "monotonic";
+        case relo::allocation_strategy::multipool: return "multipool";
+        case relo::allocation_strategy::multipool_over_monotonic: return "multipool/monotonic";
+        case relo::allocation_strategy::synchronized_multipool: return "synchronized-multipool";
+    }
+    return "?";
+}
+
+/// Runs `once` (one run of the program on the resource configuration's kit) `reps` times, each in a scope
+/// of a new resource of the strategy, after one untimed run (every configuration starts from a heap with
+/// that history); relo-recommended first profiles one untimed run and asks relo::recommend. Returns the
+/// time of the timed runs.
+template <class Once>
+run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once) {
+    relo::allocation_strategy strategy{};
+    if (config == "relo-recommended") {
+        relo::profiling_resource profiler;
+        {
+            const relo::resource_scope scope(&profiler);
+            keep(once());
+        }
+        strategy = relo::recommend(profiler.profile()).strategy;
+        out.add("strategy", std::string(short_name(strategy)));
+    } else {
+        strategy = named_strategy(config);
+    }
+    run_result r;
+    double start = now_seconds();
+    for (long i = -1; i < reps; ++i) {
+        if (i == 0) {
+            r.checksum = 0;
+            start = now_seconds();
+        }
+        switch (strategy) {
+            case relo::allocation_strategy::global_allocator: r.checksum += once(); break;
+            case relo::allocation_strategy::monotonic: {
+                relo::monotonic_resource arena;
+                const relo::resource_scope scope(&arena);
+                r.checksum += once();
+                break;
+            }
+            case relo::allocation_strategy::multipool: {
+                relo::multipool_resource pool;
+                const relo::resource_scope scope(&pool);
+                r.checksum += once();
+                break;
+            }
+            case relo::allocation_strategy::multipool_over_monotonic: {
+                relo::monotonic_resource arena;
+                relo::multipool_resource pool(&arena);
+                const relo::resource_scope scope(&pool);
+                r.checksum += once();
+                break;
+            }
+            case relo::allocation_strategy::synchronized_multipool: {
+                relo::synchronized_multipool_resource pool;
+                const relo::resource_scope scope(&pool);
+                r.checksum += once();
+                break;
+            }
+        }
+    }
+    r.seconds = now_seconds() - start;
+    return r;
+}
+
+/// Runs `once` `reps` times on the global heap, after one untimed run.
+template <class Once>
+run_result run_plain(long reps, Once&& once) {
+    run_result r;
+    keep(once());
+    const double start = now_seconds();
+    for (long i = 0; i < reps; ++i) r.checksum += once();
+    r.seconds = now_seconds() - start;
+    return r;
+}
+
+/// A program's size: `base` times the scale, a tenth of it at scale 0 (the suite's smoke runs).
+inline long sized(long base, long scale) { return scale > 0 ? base * scale : base / 10; }
+
+// The programs, each `false` for a configuration it does not have. scale: the size (a factor of the
+// quick size; 0 a tenth of it).
+bool run_json(const std::string& config, long scale, long reps, json_line& out, run_result& r);
+bool run_graph(const std::string& config, long scale, long reps, json_line& out, run_result& r);
+bool run_sparse(const std::string& config, long scale, long reps, json_line& out, run_result& r);
+bool run_index(const std::string& config, long scale, long reps, json_line& out, run_result& r);
+
+}  // namespace relo_bench::applications
+
+#endif  // RELO_BENCH_APPLICATIONS_HPP
