@@ -63,65 +63,8 @@ inline const char* short_name(relo::allocation_strategy s) {
     return "?";
 }
 
-/// Runs `once` (one run of the program on the resource configuration's kit) `reps` times, each in a scope
-/// of a new resource of the strategy, after one untimed run (every configuration starts from a heap with
-/// that history); relo-recommended first profiles one untimed run and asks relo::recommend. Returns the
-/// time of the timed runs.
-template <class Once>
-run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once) {
-    relo::allocation_strategy strategy{};
-    if (config == "relo-recommended") {
-        relo::profiling_resource profiler;
-        {
-            const relo::resource_scope scope(&profiler);
-            keep(once());
-        }
-        strategy = relo::recommend(profiler.profile()).strategy;
-        out.add("strategy", std::string(short_name(strategy)));
-    } else {
-        strategy = named_strategy(config);
-    }
-    run_result r;
-    double start = now_seconds();
-    for (long i = -1; i < reps; ++i) {
-        if (i == 0) {
-            r.checksum = 0;
-            start = now_seconds();
-        }
-        switch (strategy) {
-            case relo::allocation_strategy::global_allocator: r.checksum += once(); break;
-            case relo::allocation_strategy::monotonic: {
-                relo::monotonic_resource arena;
-                const relo::resource_scope scope(&arena);
-                r.checksum += once();
-                break;
-            }
-            case relo::allocation_strategy::multipool: {
-                relo::multipool_resource pool;
-                const relo::resource_scope scope(&pool);
-                r.checksum += once();
-                break;
-            }
-            case relo::allocation_strategy::multipool_over_monotonic: {
-                relo::monotonic_resource arena;
-                relo::multipool_resource pool(&arena);
-                const relo::resource_scope scope(&pool);
-                r.checksum += once();
-                break;
-            }
-            case relo::allocation_strategy::synchronized_multipool: {
-                relo::synchronized_multipool_resource pool;
-                const relo::resource_scope scope(&pool);
-                r.checksum += once();
-                break;
-            }
-        }
-    }
-    r.seconds = now_seconds() - start;
-    return r;
-}
-
-/// Runs `once` `reps` times on the global heap, after one untimed run.
+/// Runs `once` `reps` times on the global heap, after one untimed run (every configuration starts from a
+/// heap with that history).
 template <class Once>
 run_result run_plain(long reps, Once&& once) {
     run_result r;
@@ -130,6 +73,73 @@ run_result run_plain(long reps, Once&& once) {
     for (long i = 0; i < reps; ++i) r.checksum += once();
     r.seconds = now_seconds() - start;
     return r;
+}
+
+/// One run of `once` in the scope of a new resource of the strategy (the global heap: no scope).
+template <class Once>
+std::uint64_t once_on(relo::allocation_strategy strategy, Once& once) {
+    const auto in_scope = [&](std::pmr::memory_resource& resource) {
+        const relo::resource_scope scope(&resource);
+        return once();
+    };
+    switch (strategy) {
+        case relo::allocation_strategy::global_allocator: return once();
+        case relo::allocation_strategy::monotonic: {
+            relo::monotonic_resource arena;
+            return in_scope(arena);
+        }
+        case relo::allocation_strategy::multipool: {
+            relo::multipool_resource pool;
+            return in_scope(pool);
+        }
+        case relo::allocation_strategy::multipool_over_monotonic: {
+            relo::monotonic_resource arena;
+            relo::multipool_resource pool(&arena);
+            return in_scope(pool);
+        }
+        case relo::allocation_strategy::synchronized_multipool: {
+            relo::synchronized_multipool_resource pool;
+            return in_scope(pool);
+        }
+    }
+    return 0;
+}
+
+/// Runs `once` (one run of the program on the resource configuration's kit) as run_plain does, each run
+/// on a new resource of the configuration's strategy; relo-recommended first profiles one untimed run and
+/// asks relo::recommend.
+template <class Once>
+run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once) {
+    relo::allocation_strategy strategy = named_strategy(config);
+    if (config == "relo-recommended") {
+        relo::profiling_resource profiler;
+        {
+            const relo::resource_scope scope(&profiler);
+            keep(once());
+        }
+        strategy = relo::recommend(profiler.profile()).strategy;
+        out.add("strategy", std::string(short_name(strategy)));
+    }
+    return run_plain(reps, [&] { return once_on(strategy, once); });
+}
+
+/// One program's configurations: its run on each kit (std, relo, boost; on a resource), by name; false
+/// for a name it does not know.
+template <class Std, class Relo, class Boost, class Scoped>
+bool run_configuration(const std::string& config, long reps, json_line& out, run_result& r, Std&& std_once,
+                       Relo&& relo_once, Boost&& boost_once, Scoped&& scoped_once) {
+    if (config == "std") {
+        r = run_plain(reps, std_once);
+    } else if (config == "relo") {
+        r = run_plain(reps, relo_once);
+    } else if (config == "boost") {
+        r = run_plain(reps, boost_once);
+    } else if (uses_resource(config)) {
+        r = run_on_resources(config, reps, out, scoped_once);
+    } else {
+        return false;
+    }
+    return true;
 }
 
 /// A program's size: `base` times the scale, a tenth of it at scale 0 (the suite's smoke runs).

@@ -140,24 +140,6 @@ using scoped_index_entry = std::pair<const std::string, relo::vector<int, scoped
 using scoped_index = std::unordered_map<std::string, relo::vector<int, scoped<int>>, std::hash<std::string>,
                                         std::equal_to<std::string>, scoped<scoped_index_entry>>;
 
-/// One program's configurations: Plain<kit>() for std, relo and boost; Scoped() on a resource.
-template <class Std, class Relo, class Boost, class Scoped>
-bool run_configuration(const std::string& config, long reps, json_line& out, run_result& r, Std&& std_once,
-                       Relo&& relo_once, Boost&& boost_once, Scoped&& scoped_once) {
-    if (config == "std") {
-        r = run_plain(reps, std_once);
-    } else if (config == "relo") {
-        r = run_plain(reps, relo_once);
-    } else if (config == "boost") {
-        r = run_plain(reps, boost_once);
-    } else if (uses_resource(config)) {
-        r = run_on_resources(config, reps, out, scoped_once);
-    } else {
-        return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 bool run_json(const std::string& config, long scale, long reps, json_line& out, run_result& r) {

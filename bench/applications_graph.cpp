@@ -81,20 +81,11 @@ std::uint64_t graph_once(long vertices) {
 bool run_graph(const std::string& config, long scale, long reps, json_line& out, run_result& r) {
     const long vertices = sized(50000, scale);
     out.add("vertices", vertices);
-    if (config == "std") {
-        r = run_plain(reps, [&] { return graph_once<graph_of<boost::vecS>>(vertices); });
-    } else if (config == "relo") {
-        r = run_plain(reps, [&] { return graph_once<graph_of<relo::graph_vecS>>(vertices); });
-    } else if (config == "boost") {
-        r = run_plain(reps, [&] { return graph_once<graph_of<boost_container_vecS>>(vertices); });
-    } else if (uses_resource(config)) {
-        r = run_on_resources(config, reps, out, [&] {
-            return graph_once<graph_of<relo::graph_vector_selector<relo::current_resource_allocator>>>(vertices);
-        });
-    } else {
-        return false;
-    }
-    return true;
+    return run_configuration(
+        config, reps, out, r, [&] { return graph_once<graph_of<boost::vecS>>(vertices); },
+        [&] { return graph_once<graph_of<relo::graph_vecS>>(vertices); },
+        [&] { return graph_once<graph_of<boost_container_vecS>>(vertices); },
+        [&] { return graph_once<graph_of<relo::graph_vector_selector<relo::current_resource_allocator>>>(vertices); });
 }
 
 }  // namespace relo_bench::applications
