@@ -159,7 +159,7 @@ bench_from_clone() {
 cmd_bench() {
   ensure_packages cmake make g++ libboost-dev python3 python3-matplotlib util-linux \
     libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev \
-    nlohmann-json3-dev libboost-graph-dev
+    nlohmann-json3-dev libboost-graph-dev linux-perf
   pick_python
   local dir="$ROOT/build/bench-release"
   mkdir -p "$ROOT/build"

@@ -11,9 +11,13 @@
 //   relo-monotonic, relo-multipool, relo-multipool-monotonic
 //                          the same containers on each of relo's strategies, to read the recommendation
 //                          against the best one
-// In the resource configurations every allocation the program's containers make comes from the scope's
-// resource (relo::current_resource_allocator), made for each run and released after it, as a program that
-// gives a request or a document its own resource does.
+// In the resource configurations every allocation the program's containers make comes from a resource
+// made for each run and released after it, as a program that gives a request or a document its own
+// resource does. How it reaches the containers is how a user would pass it: a program that writes its own
+// containers gives them relo::resource_allocator<T, R> for the resource's concrete type R (no virtual
+// call, no header per block; a relo::vector grows in place at the top of a monotonic resource); a library
+// that builds its allocators itself (nlohmann/json, Boost.Graph) runs in a relo::resource_scope of it
+// (relo::current_resource_allocator: a 16-byte header per block and a virtual call).
 #ifndef RELO_BENCH_APPLICATIONS_HPP
 #define RELO_BENCH_APPLICATIONS_HPP
 
@@ -75,59 +79,63 @@ run_result run_plain(long reps, Once&& once) {
     return r;
 }
 
-/// One run of `once` in the scope of a new resource of the strategy (the global heap: no scope).
+/// One run of `once(resource)` on a new resource of the strategy, passed as its concrete type (the global
+/// heap: std::pmr::new_delete_resource()).
 template <class Once>
 std::uint64_t once_on(relo::allocation_strategy strategy, Once& once) {
-    const auto in_scope = [&](std::pmr::memory_resource& resource) {
-        const relo::resource_scope scope(&resource);
-        return once();
-    };
     switch (strategy) {
-        case relo::allocation_strategy::global_allocator: return once();
+        case relo::allocation_strategy::global_allocator: return once(*std::pmr::new_delete_resource());
         case relo::allocation_strategy::monotonic: {
             relo::monotonic_resource arena;
-            return in_scope(arena);
+            return once(arena);
         }
         case relo::allocation_strategy::multipool: {
             relo::multipool_resource pool;
-            return in_scope(pool);
+            return once(pool);
         }
         case relo::allocation_strategy::multipool_over_monotonic: {
             relo::monotonic_resource arena;
             relo::multipool_resource pool(&arena);
-            return in_scope(pool);
+            return once(pool);
         }
         case relo::allocation_strategy::synchronized_multipool: {
             relo::synchronized_multipool_resource pool;
-            return in_scope(pool);
+            return once(pool);
         }
     }
     return 0;
 }
 
-/// Runs `once` (one run of the program on the resource configuration's kit) as run_plain does, each run
-/// on a new resource of the configuration's strategy; relo-recommended first profiles one untimed run and
-/// asks relo::recommend.
+/// A program over a library that builds its own allocators, as a `once(resource)`: `once()` in a
+/// relo::resource_scope of the resource.
+template <class Once>
+auto in_scope(Once once) {
+    return [once](auto& resource) {
+        const relo::resource_scope scope(&resource);
+        return once();
+    };
+}
+
+/// Runs `once(resource)` (one run of the program on the resource configuration's kit) as run_plain does,
+/// each run on a new resource of the configuration's strategy; relo-recommended first profiles one
+/// untimed run (on a relo::profiling_resource) and asks relo::recommend.
 template <class Once>
 run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once) {
     relo::allocation_strategy strategy = named_strategy(config);
     if (config == "relo-recommended") {
         relo::profiling_resource profiler;
-        {
-            const relo::resource_scope scope(&profiler);
-            keep(once());
-        }
+        keep(once(profiler));
         strategy = relo::recommend(profiler.profile()).strategy;
         out.add("strategy", std::string(short_name(strategy)));
     }
     return run_plain(reps, [&] { return once_on(strategy, once); });
 }
 
-/// One program's configurations: its run on each kit (std, relo, boost; on a resource), by name; false
-/// for a name it does not know.
-template <class Std, class Relo, class Boost, class Scoped>
+/// One program's configurations: its run on each kit (std, relo, boost; on a resource: `resource_once`
+/// takes the resource), by name; false for a name it does not know.
+template <class Std, class Relo, class Boost, class OnResource>
 bool run_configuration(const std::string& config, long reps, json_line& out, run_result& r, Std&& std_once,
-                       Relo&& relo_once, Boost&& boost_once, Scoped&& scoped_once) {
+                       Relo&& relo_once, Boost&& boost_once, OnResource&& resource_once) {
     if (config == "std") {
         r = run_plain(reps, std_once);
     } else if (config == "relo") {
@@ -135,7 +143,7 @@ bool run_configuration(const std::string& config, long reps, json_line& out, run
     } else if (config == "boost") {
         r = run_plain(reps, boost_once);
     } else if (uses_resource(config)) {
-        r = run_on_resources(config, reps, out, scoped_once);
+        r = run_on_resources(config, reps, out, resource_once);
     } else {
         return false;
     }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -22,8 +23,21 @@
 namespace relo_bench::applications {
 namespace {
 
-template <class T>
-using scoped = relo::current_resource_allocator<T>;
+/// A program's own containers on a resource: relo::resource_allocator for its concrete type.
+template <class T, class Resource>
+using on = relo::resource_allocator<T, Resource>;
+template <class Resource>
+using resource_of = std::remove_reference_t<Resource>;
+/// The allocator `To` drawing from where `from` does (a default one when `To` is stateless and has no
+/// conversion: boost::container's allocator from std::allocator).
+template <class To, class From>
+To allocator_for(const From& from) {
+    if constexpr (std::is_constructible_v<To, const From&>) {
+        return To(from);
+    } else {
+        return To();
+    }
+}
 
 // ---- json
 
@@ -75,14 +89,14 @@ using boost_array = boost::container::vector<T, A>;
 // ---- sparse
 
 template <class Rows>
-std::uint64_t sparse_once(long rows_count) {
+std::uint64_t sparse_once(long rows_count, const typename Rows::allocator_type& allocator) {
     using Row = typename Rows::value_type;
     using Entry = typename Row::value_type;
-    Rows rows;
+    Rows rows(allocator);
     xorshift rng;
     const int columns = static_cast<int>(rows_count);
     for (long r = 0; r < rows_count; ++r) {
-        Row row;
+        Row row{typename Row::allocator_type(allocator)};
         const int entries = 4 + static_cast<int>(rng.next() % 29);
         for (int e = 0; e < entries; ++e)
             row.push_back(Entry{static_cast<int>(rng.next() % static_cast<std::uint64_t>(columns)),
@@ -122,9 +136,12 @@ std::vector<std::uint32_t> generated_text(long words) {
 }
 
 template <class Index>
-std::uint64_t index_once(const std::vector<std::string>& words, const std::vector<std::uint32_t>& text) {
-    Index index;
-    for (std::size_t i = 0; i < text.size(); ++i) index[words[text[i]]].push_back(static_cast<int>(i));
+std::uint64_t index_once(const std::vector<std::string>& words, const std::vector<std::uint32_t>& text,
+                         const typename Index::allocator_type& allocator) {
+    Index index(allocator);
+    const auto positions_allocator = allocator_for<typename Index::mapped_type::allocator_type>(allocator);
+    for (std::size_t i = 0; i < text.size(); ++i)
+        index.try_emplace(words[text[i]], positions_allocator).first->second.push_back(static_cast<int>(i));
     std::uint64_t sum = index.size();
     for (std::size_t q = 0; q < 1000; ++q) {
         const auto found = index.find(words[q * 37 % words.size()]);
@@ -134,11 +151,11 @@ std::uint64_t index_once(const std::vector<std::string>& words, const std::vecto
     return sum;
 }
 
-template <class Vector>
-using index_of = std::unordered_map<std::string, Vector>;
-using scoped_index_entry = std::pair<const std::string, relo::vector<int, scoped<int>>>;
-using scoped_index = std::unordered_map<std::string, relo::vector<int, scoped<int>>, std::hash<std::string>,
-                                        std::equal_to<std::string>, scoped<scoped_index_entry>>;
+template <class Vector, class Allocator = std::allocator<std::pair<const std::string, Vector>>>
+using index_of = std::unordered_map<std::string, Vector, std::hash<std::string>, std::equal_to<std::string>, Allocator>;
+template <class Resource>
+using index_on = index_of<relo::vector<int, on<int, Resource>>,
+                          on<std::pair<const std::string, relo::vector<int, on<int, Resource>>>, Resource>>;
 
 }  // namespace
 
@@ -148,7 +165,7 @@ bool run_json(const std::string& config, long scale, long reps, json_line& out, 
     return run_configuration(
         config, reps, out, r, [&] { return json_once<nlohmann::json>(text); },
         [&] { return json_once<json_with<relo_array>>(text); }, [&] { return json_once<json_with<boost_array>>(text); },
-        [&] { return json_once<json_with<relo_array, relo::current_resource_allocator>>(text); });
+        in_scope([&] { return json_once<json_with<relo_array, relo::current_resource_allocator>>(text); }));
 }
 
 bool run_sparse(const std::string& config, long scale, long reps, json_line& out, run_result& r) {
@@ -156,12 +173,13 @@ bool run_sparse(const std::string& config, long scale, long reps, json_line& out
     const long rows = sized(20000, scale);
     out.add("rows", rows);
     return run_configuration(
-        config, reps, out, r, [&] { return sparse_once<std::vector<std::vector<entry>>>(rows); },
-        [&] { return sparse_once<relo::vector<relo::vector<entry>>>(rows); },
-        [&] { return sparse_once<boost::container::vector<boost::container::vector<entry>>>(rows); },
-        [&] {
-            using row = relo::vector<entry, scoped<entry>>;
-            return sparse_once<relo::vector<row, scoped<row>>>(rows);
+        config, reps, out, r, [&] { return sparse_once<std::vector<std::vector<entry>>>(rows, {}); },
+        [&] { return sparse_once<relo::vector<relo::vector<entry>>>(rows, {}); },
+        [&] { return sparse_once<boost::container::vector<boost::container::vector<entry>>>(rows, {}); },
+        [&](auto& resource) {
+            using Resource = resource_of<decltype(resource)>;
+            using row = relo::vector<entry, on<entry, Resource>>;
+            return sparse_once<relo::vector<row, on<row, Resource>>>(rows, &resource);
         });
 }
 
@@ -170,10 +188,10 @@ bool run_index(const std::string& config, long scale, long reps, json_line& out,
     const std::vector<std::uint32_t> text = generated_text(sized(1000000, scale));
     out.add("words", static_cast<long>(text.size()));
     return run_configuration(
-        config, reps, out, r, [&] { return index_once<index_of<std::vector<int>>>(words, text); },
-        [&] { return index_once<index_of<relo::vector<int>>>(words, text); },
-        [&] { return index_once<index_of<boost::container::vector<int>>>(words, text); },
-        [&] { return index_once<scoped_index>(words, text); });
+        config, reps, out, r, [&] { return index_once<index_of<std::vector<int>>>(words, text, {}); },
+        [&] { return index_once<index_of<relo::vector<int>>>(words, text, {}); },
+        [&] { return index_once<index_of<boost::container::vector<int>>>(words, text, {}); },
+        [&](auto& resource) { return index_once<index_on<resource_of<decltype(resource)>>>(words, text, &resource); });
 }
 
 }  // namespace relo_bench::applications

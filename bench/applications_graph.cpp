@@ -85,7 +85,7 @@ bool run_graph(const std::string& config, long scale, long reps, json_line& out,
         config, reps, out, r, [&] { return graph_once<graph_of<boost::vecS>>(vertices); },
         [&] { return graph_once<graph_of<relo::graph_vecS>>(vertices); },
         [&] { return graph_once<graph_of<boost_container_vecS>>(vertices); },
-        [&] { return graph_once<graph_of<relo::graph_vector_selector<relo::current_resource_allocator>>>(vertices); });
+        in_scope([&] { return graph_once<graph_of<relo::graph_vector_selector<relo::current_resource_allocator>>>(vertices); }));
 }
 
 }  // namespace relo_bench::applications

@@ -438,5 +438,28 @@ class P0089FamiliesTest(unittest.TestCase):
         self.assertIn("Not run:", text)
         self.assertIn("about 32.0 GiB", text)
 
+
+class ApplicationsSharesTest(unittest.TestCase):
+    """The applications family's sort of perf's samples by kind of code."""
+    REPORT = """
+# Overhead  Shared Object      Symbol
+    40.00%  applications_bench  [.] unsigned long relo_bench::applications::(anonymous namespace)::sparse_once<relo::vector<relo::vector<std::pair<int, double>, relo::page_allocator<std::pair<int, double>, relo::page_allocator_policy> > > >(long, relo::page_allocator<relo::vector<x> > const&)
+    20.00%  libc.so.6           [.] _int_malloc
+    10.00%  applications_bench  [.] relo::detail::block_ops<relo::page_allocator<int, relo::page_allocator_policy>, int>::reallocate(relo::page_allocator<int, relo::page_allocator_policy>, relo::detail::heap_block<int>, unsigned long, unsigned long)
+    10.00%  applications_bench  [.] relo::monotonic_resource::do_allocate(unsigned long, unsigned long)
+     5.00%  libc.so.6           [.] __memmove_avx_unaligned_erms
+    15.00%  [kernel.kallsyms]   [k] clear_page_erms
+"""
+
+    def test_kinds_by_function_name_not_template_arguments(self):
+        from families import applications
+        shares = applications.shares_of_report(self.REPORT)
+        self.assertEqual(shares, {"allocation": 30.0, "page faults": 15.0, "container": 15.0, "program": 40.0})
+
+    def test_no_samples_is_none(self):
+        from families import applications
+        self.assertIsNone(applications.shares_of_report("# nothing sampled\n"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,9 +1,16 @@
 """The applications family (applications_bench): whole programs, each with only its containers swapped
 (std, relo, boost) and on the resource relo::recommend picks from a profile of one run, beside each of
 relo's strategies. One configuration per process, rounds interleaved; the section adds each program's
-peak resident memory, page faults and the strategy recommended."""
+peak resident memory, page faults and the strategy recommended, and (extra runs under `perf record -e
+cpu-clock`, where perf is installed and allowed) the share of each configuration's time in allocation and
+container code: what switching could gain at most."""
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
+import tempfile
 from statistics import median
 
 import report as rr
@@ -40,8 +47,10 @@ def experiments(ctx):
         "its structures). std: the standard containers; relo: relo's with only the type swapped; boost: "
         "boost::container's; relo-recommended: relo's "
         "containers with every allocation from the resource relo::recommend picks from a profile of one run "
-        "(relo::profiling_resource), through relo::resource_scope and relo::current_resource_allocator, a new "
-        "resource for each run; relo-monotonic, relo-multipool, relo-multipool-monotonic: the same on each of "
+        "(relo::profiling_resource), a new resource for each run: given to the program's own containers as "
+        "relo::resource_allocator<T, R> (sparse, index), and to the libraries that build their own "
+        "allocators (json, graph) through relo::resource_scope and relo::current_resource_allocator; "
+        "relo-monotonic, relo-multipool, relo-multipool-monotonic: the same on each of "
         "relo's strategies. One configuration per process, rounds interleaved; ratios to std.",
         PROGRAM, impls, "std", cells, summary=("relo", ["std", "boost"]), section=section, pinned=True,
         targets=targets)]
@@ -84,3 +93,109 @@ def section(experiment, results, out):
               f"{recommended_wins} of {len(programs)} programs take at most 0.8× the standard configuration's "
               "time (the target: at least half of them).", ""]
     return lines
+
+
+# ---- where the time goes: one run of each program under perf, its samples sorted by kind of code
+
+SAMPLED = ["std", "relo", "relo-recommended"]
+KINDS = ["allocation", "page faults", "container", "program"]
+# Kinds of code by function name (its template arguments and parameters left out: a program's function
+# instantiated for relo::vector is the program's). Allocation: the C library's allocator, operator
+# new/delete, relo's allocators and resources.
+ALLOCATION = re.compile(r"malloc|^free$|cfree|_int_|unlink_chunk|consolidate|tcache|sysmalloc|realloc|"
+                        r"operator new|operator delete|relo::page_allocator::|relo::monotonic_resource::|"
+                        r"relo::multipool_resource::|relo::synchronized_multipool_resource::|"
+                        r"relo::current_resource_allocator::|relo::profiling_resource::|relo::resource_allocator::|"
+                        r"relo::detail::(chunk|take_chunk|give_back|large_block|pool|multipool|profil)|"
+                        r"memory_resource::do_")
+# Container code left out of line: growth, relocation, the vectors' own functions, memmove and memcpy.
+CONTAINER = re.compile(r"std::vector::|relo::vector::|boost::container::vector::|relo::detail::block_ops::|"
+                       r"relo::detail::(relocat|transfer|uninit|sequence)|_M_realloc_insert|_M_default_append|"
+                       r"memmove|memcpy")
+
+
+def function_name(symbol):
+    """A demangled symbol without its template arguments and parameters."""
+    name = symbol.replace("(anonymous namespace)", "{anonymous}").replace("operator()", "operator{call}")
+    previous = None
+    while previous != name:
+        previous, name = name, re.sub(r"<[^<>]*>", "", name)
+    return re.sub(r"\(.*", "", name).replace("operator{call}", "operator()").strip()
+
+
+def sample_shares(path, argv, impl):
+    """The shares of one run's cpu-clock samples (percent by kind), or None when perf cannot sample."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        record = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-o", data, path] + argv + ["--impl", impl],
+                                capture_output=True, text=True)
+        if record.returncode != 0 or not os.path.exists(data):
+            return None
+        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,sym"],
+                                capture_output=True, text=True).stdout
+    return shares_of_report(report)
+
+
+def shares_of_report(report):
+    """The shares (percent by kind) in the text of `perf report --stdio --no-children --sort dso,sym`, or
+    None when it holds no sample."""
+    shares = dict.fromkeys(KINDS, 0.0)
+    for line in report.splitlines():
+        m = re.match(r"\s+([\d.]+)%\s+(\S+)\s+\[([.k])\]\s+(.*)", line)
+        if not m:
+            continue
+        percent, kernel, symbol = float(m.group(1)), m.group(3) == "k", function_name(m.group(4))
+        if kernel:  # these programs enter the kernel for their memory: faults, brk, mmap, munmap
+            shares["page faults"] += percent
+        elif CONTAINER.search(symbol):  # (first: block_ops::reallocate is the container's)
+            shares["container"] += percent
+        elif ALLOCATION.search(symbol):
+            shares["allocation"] += percent
+        else:
+            shares["program"] += percent
+    return shares if sum(shares.values()) > 0 else None
+
+
+def extra_runs(ctx, ran, runner):
+    """Each program that ran, once under perf record for the configurations of SAMPLED."""
+    if shutil.which("perf") is None:
+        return [{"experiment": "applications-shares", "cell": "-", "impl": "-", "round": 0, "extra": True,
+                 "unavailable": "perf is not installed"}]
+    out = []
+    for e, labels in ran:
+        if e.name != "applications":
+            continue
+        for label, argv in e.cells:
+            if label not in labels:
+                continue
+            for impl in [i for i in SAMPLED if i in e.impls]:
+                shares = sample_shares(runner.path(e.program), list(argv), impl)
+                r = {"experiment": "applications-shares", "cell": label, "impl": impl, "round": 0, "extra": True}
+                if shares is None:
+                    r["unavailable"] = "perf record failed (perf_event_paranoid, or no perf for this kernel)"
+                else:
+                    r["shares"] = shares
+                out.append(r)
+    return out
+
+
+def extra_section(ctx, extra, out):
+    rows = [r for r in extra if r.get("experiment") == "applications-shares"]
+    if not rows:
+        return []
+    lines = ["## Whole programs: where the time goes", ""]
+    sampled = [r for r in rows if "shares" in r]
+    if not sampled:
+        return lines + [f"Not sampled: {rows[0].get('unavailable', 'perf failed')}.", ""]
+    lines += ["One run of each program under `perf record -e cpu-clock` (the case's own argv, the untimed input "
+              "generation included), its samples sorted by the symbol they fall in: allocation (the C "
+              "library's allocator, operator new/delete, relo's allocators and resources), page faults (the "
+              "kernel: faults and mappings), container (vector functions left out of line, relocation, "
+              "memmove), program (everything else, with what the compiler inlined into it: pushes, and a "
+              "resource's allocation where it is inline). Percent of the "
+              "run's samples. A program spending a few percent in allocation cannot gain more than that "
+              "from a resource.", "",
+              "| program | configuration | " + " | ".join(KINDS) + " |", "|---|---|" + "---:|" * len(KINDS)]
+    for r in sampled:
+        lines.append(f"| {r['cell']} | {r['impl']} | " + " | ".join(f"{r['shares'][k]:.0f}%" for k in KINDS) + " |")
+    return lines + [""]
