@@ -1,8 +1,9 @@
 // bench/applications.hpp — whole programs on libraries nobody on the project wrote (nlohmann/json,
-// Boost.Graph) and programs of kinds users write (a sparse matrix, a text index), each written once over a
-// *kit*: the containers (and allocators) one configuration uses.
+// Boost.Graph) and programs of kinds users write (a sparse matrix, a text index, a syntax tree), each
+// written once over a *kit*: the containers (and allocators) one configuration uses.
 //
-// The configurations (the implementations of applications_bench):
+// The configurations (the implementations of applications_bench and applications_tree_bench; the tree
+// also has absl and llvm, where installed):
 //   std                    the standard containers, the global heap
 //   relo                   relo's containers with only the type swapped
 //   boost                  boost::container's
@@ -23,6 +24,8 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "relo/memory_resource.hpp"
 #include "relo/profiling_resource.hpp"
@@ -150,6 +153,12 @@ bool run_configuration(const std::string& config, long reps, json_line& out, run
     return true;
 }
 
+/// A program's own containers on a resource: relo::resource_allocator for its concrete type.
+template <class T, class Resource>
+using on = relo::resource_allocator<T, Resource>;
+template <class Resource>
+using resource_of = std::remove_reference_t<Resource>;
+
 /// A program's size: `base` times the scale, a tenth of it at scale 0 (the suite's smoke runs).
 inline long sized(long base, long scale) { return scale > 0 ? base * scale : base / 10; }
 
@@ -159,6 +168,9 @@ bool run_json(const std::string& config, long scale, long reps, json_line& out, 
 bool run_graph(const std::string& config, long scale, long reps, json_line& out, run_result& r);
 bool run_sparse(const std::string& config, long scale, long reps, json_line& out, run_result& r);
 bool run_index(const std::string& config, long scale, long reps, json_line& out, run_result& r);
+bool run_tree(const std::string& config, long scale, long reps, json_line& out, run_result& r);
+/// The syntax tree's configurations: every program's, and the small vectors installed (absl, llvm).
+std::vector<std::string> tree_configurations();
 
 }  // namespace relo_bench::applications
 

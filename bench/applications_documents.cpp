@@ -23,11 +23,6 @@
 namespace relo_bench::applications {
 namespace {
 
-/// A program's own containers on a resource: relo::resource_allocator for its concrete type.
-template <class T, class Resource>
-using on = relo::resource_allocator<T, Resource>;
-template <class Resource>
-using resource_of = std::remove_reference_t<Resource>;
 /// The allocator `To` drawing from where `from` does (a default one when `To` is stateless and has no
 /// conversion: boost::container's allocator from std::allocator).
 template <class To, class From>

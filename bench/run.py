@@ -134,7 +134,8 @@ def main():
     ap.add_argument("--tuning", action="store_true", help="also the sweeps that chose relo's defaults")
     ap.add_argument("--smoke", action="store_true",
                     help="every experiment at a tiny size, and the first cell of each tuning sweep (seconds)")
-    ap.add_argument("--only", default="*", help="comma-separated globs of experiments (vector-env) or cells (vector-env:push-only/int/*)")
+    ap.add_argument("--only", default="*", help="comma-separated globs of experiments (vector-env), families (applications: all its "
+                    "experiments) or cells (vector-env:push-only/int/*)")
     ap.add_argument("--rounds", type=int, default=None, help="repeats per case (default 5, full 7, smoke 1)")
     ap.add_argument("--redraw", action="store_true",
                     help="rewrite the report and plots in --out from its results.json and run.json, running nothing")
@@ -156,9 +157,11 @@ def main():
 
     patterns = args.only.split(",")
     plan, ran = [], []
-    for _, e in chosen:
+    for family, e in chosen:
+        family_name = family.__name__.split(".")[-1]
         cells = [c for c in e.cells
-                 if any(fnmatch.fnmatch(e.name, p) or fnmatch.fnmatch(f"{e.name}:{c[0]}", p) for p in patterns)]
+                 if any(fnmatch.fnmatch(e.name, p) or fnmatch.fnmatch(family_name, p) or
+                        fnmatch.fnmatch(f"{e.name}:{c[0]}", p) for p in patterns)]
         if mode == "smoke" and e.tuning:
             cells = cells[:1]  # a sweep's program mode still runs; its other cells differ only in a number
         if not cells:

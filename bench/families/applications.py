@@ -1,4 +1,4 @@
-"""The applications family (applications_bench): whole programs, each with only its containers swapped
+"""The applications family (applications_bench, applications_tree_bench): whole programs, each with only its containers swapped
 (std, relo, boost) and on the resource relo::recommend picks from a profile of one run, beside each of
 relo's strategies. One configuration per process, rounds interleaved; the section adds each program's
 peak resident memory, page faults and the strategy recommended, and (extra runs under `perf record -e
@@ -16,9 +16,10 @@ from statistics import median
 import report as rr
 from experiment import Experiment, Target
 
-PROGRAMS = ["applications_bench"]
+PROGRAMS = ["applications_bench", "applications_tree_bench"]
 ORDER = 90
 PROGRAM = "applications_bench"
+TREE_PROGRAM = "applications_tree_bench"  # (its own program: llvm::SmallVector loads libLLVM)
 STRATEGIES = ["relo-monotonic", "relo-multipool", "relo-multipool-monotonic"]
 WHAT = {
     "json": "nlohmann/json: parse a generated document, walk it, dump it (basic_json's array type swapped)",
@@ -26,34 +27,58 @@ WHAT = {
              "(the edge lists swapped)",
     "sparse": "a sparse matrix built row by row as a vector of rows of (column, value) pairs, then 20 products",
     "index": "an inverted index, unordered_map<string, vector<int>> over a generated text, then 1,000 lookups",
+    "tree": "a syntax tree: a generated program of nested expressions parsed into a table of nodes, each "
+            "with its operands' indices in a small vector of 4 inline, then evaluated twice (the operand lists "
+            "swapped, and the node table for relo and boost)",
 }
+
+
+SMALL_VECTOR_PEERS = ["absl", "llvm"]  # the syntax tree's only
 
 
 def experiments(ctx):
     programs = list(ctx.types(PROGRAM, "run"))
     impls = ctx.impls(PROGRAM, "run")
+    tree_impls = ctx.impls(TREE_PROGRAM, "run")
     scale = ctx.pick({"smoke": 0, "quick": 1, "full": 4})
-    reps = ctx.pick({"smoke": 1, "quick": 3, "full": 3})
-    cells = [(p, ["run", "--program", p, "--scale", str(scale), "--reps", str(reps)]) for p in programs]
+    reps = ctx.pick({"smoke": 1, "quick": 5, "full": 3})
+
+    def cells(names):
+        return [(p, ["run", "--program", p, "--scale", str(scale), "--reps", str(reps)]) for p in names]
+
     targets = [
         Target("relo's containers ≤ 1.0× the standard's, type swapped only", "relo", "std", 1.0),
         Target("relo-recommended ≤ 1.1× the best of relo's strategies", "relo-recommended", STRATEGIES, 1.1),
     ]
-    return [Experiment(
+    configurations = ("std: the standard containers; relo: relo's with only the type swapped; boost: "
+                      "boost::container's; relo-recommended: relo's containers with every allocation from the "
+                      "resource relo::recommend picks from a profile of one run (relo::profiling_resource), a new "
+                      "resource for each run: given to the program's own containers as "
+                      "relo::resource_allocator<T, R> (sparse, index, tree), and to the libraries that build their "
+                      "own allocators (json, graph) through relo::resource_scope and "
+                      "relo::current_resource_allocator; relo-monotonic, relo-multipool, relo-multipool-monotonic: "
+                      "the same on each of relo's strategies. One configuration per process, rounds interleaved; "
+                      "ratios to std.")
+    runs = (f"Each case runs the program once untimed, then {reps} times timed (building, using and destroying "
+            "its structures). ")
+    out = [Experiment(
         "applications", "Whole programs: the standard containers swapped for relo's, and relo's resources",
-        "Four programs, each one function over the containers one configuration uses "
-        "(bench/applications*.cpp): " + "; ".join(f"{p}, {WHAT[p]}" for p in programs if p in WHAT) +
-        f". Each case runs the program once untimed, then {reps} times timed (building, using and destroying "
-        "its structures). std: the standard containers; relo: relo's with only the type swapped; boost: "
-        "boost::container's; relo-recommended: relo's "
-        "containers with every allocation from the resource relo::recommend picks from a profile of one run "
-        "(relo::profiling_resource), a new resource for each run: given to the program's own containers as "
-        "relo::resource_allocator<T, R> (sparse, index), and to the libraries that build their own "
-        "allocators (json, graph) through relo::resource_scope and relo::current_resource_allocator; "
-        "relo-monotonic, relo-multipool, relo-multipool-monotonic: the same on each of "
-        "relo's strategies. One configuration per process, rounds interleaved; ratios to std.",
-        PROGRAM, impls, "std", cells, summary=("relo", ["std", "boost"]), section=section, pinned=True,
-        targets=targets)]
+        "Programs each one function over the containers one configuration uses (bench/applications*.cpp): " +
+        "; ".join(f"{p}, {WHAT[p]}" for p in programs if p in WHAT) + ". " + runs + configurations,
+        PROGRAM, impls, "std", cells(programs),
+        summary=("relo", ["std", "boost"]), section=section, pinned=True, targets=targets)]
+    if "tree" in ctx.types(TREE_PROGRAM, "run"):
+        out.append(Experiment(
+            "applications-tree", "Whole programs: a syntax tree of small vectors",
+            f"tree, {WHAT['tree']}. " + runs + configurations + " absl (absl::InlinedVector) and llvm "
+            "(llvm::SmallVector), where installed: their small vectors as the operand lists, std::vector as "
+            "the node table.",
+            TREE_PROGRAM, tree_impls, "std", cells(["tree"]),
+            summary=("relo", ["std", "boost"] + [i for i in SMALL_VECTOR_PEERS if i in tree_impls]),
+            section=section, pinned=True,
+            targets=targets + [Target("relo's containers ≤ 1.0× every other small vector's", "relo",
+                                      ["boost"] + [i for i in SMALL_VECTOR_PEERS if i in tree_impls], 1.0)]))
+    return out
 
 
 def section(experiment, results, out):
@@ -90,8 +115,8 @@ def section(experiment, results, out):
                     recommended_wins += 1
         lines.append(f"| {program} | " + " | ".join(cells) + " |")
     lines += ["", f"relo::recommend chose: {'; '.join(strategies)}. With the recommended resource, "
-              f"{recommended_wins} of {len(programs)} programs take at most 0.8× the standard configuration's "
-              "time (the target: at least half of them).", ""]
+              f"{recommended_wins} of these {len(programs)} programs take at most 0.8× the standard "
+              "configuration's time (the target: at least half of the family's programs).", ""]
     return lines
 
 
@@ -163,7 +188,7 @@ def extra_runs(ctx, ran, runner):
                  "unavailable": "perf is not installed"}]
     out = []
     for e, labels in ran:
-        if e.name != "applications":
+        if not e.name.startswith("applications"):
             continue
         for label, argv in e.cells:
             if label not in labels:
