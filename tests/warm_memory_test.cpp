@@ -1,11 +1,15 @@
 // relo/warm_memory.hpp: one policy over the three per-thread caches (chunks, large blocks, reservations) —
-// what each kind of container and resource leaves for the next, what warm_memory() reports, and that
-// trim_warm_memory(), a limit of 0 and the thread's end give it all back.
+// what each kind of container and resource leaves for the next, what warm_memory() reports, that
+// trim_warm_memory(), a limit of 0 and the thread's end give it all back, and that every thread's caches
+// together keep at most the process's warm budget.
 #include "relo/warm_memory.hpp"
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +33,7 @@ protected:
         relo::set_chunk_cache_limit(chunk_limit_);
         relo::set_large_block_cache_limit(block_limit_);
         relo::set_reservation_cache_limit(reservation_limit_);
+        relo::set_warm_memory_limit(process_limit_);
         relo::trim_warm_memory();
     }
 
@@ -36,6 +41,7 @@ private:
     std::size_t chunk_limit_ = relo::chunk_cache_limit();
     std::size_t block_limit_ = relo::large_block_cache_limit();
     std::size_t reservation_limit_ = relo::reservation_cache_limit();
+    std::size_t process_limit_ = relo::warm_memory_limit();
 };
 
 /// Makes an arena of `reserve` bytes, fills `fill` bytes of it; returns where they started.
@@ -169,6 +175,105 @@ TEST_F(WarmMemory, AThreadsEndGivesItsCachesBack) {
     (void)arena_block;
     (void)vector_block;
 #endif
+}
+
+TEST_F(WarmMemory, TheDefaultProcessBudgetIs64MiB) { EXPECT_EQ(relo::warm_memory_limit(), 64 * mib); }
+
+/// Threads that each give back a vector of `ints` ints and a multipool's chunks, then wait until told to
+/// end; what each thread's caches hold, read while all of them are alive.
+class idle_pool {
+public:
+    idle_pool(int threads, std::size_t ints) {
+        for (int t = 0; t < threads; ++t)
+            threads_.emplace_back([this, ints] {
+                {
+                    const relo::vector<int> v(ints, 7);
+                    relo::multipool_resource pools;
+                    for (int i = 0; i < 1000; ++i) (void)pools.allocate(256);
+                }
+                std::unique_lock<std::mutex> lock(mutex_);
+                held_.push_back(relo::warm_memory().total());
+                changed_.notify_all();
+                changed_.wait(lock, [this] { return ending_; });
+            });
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return held_.size() == threads_.size(); });
+    }
+    ~idle_pool() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            ending_ = true;
+        }
+        changed_.notify_all();
+        for (std::thread& t : threads_) t.join();
+    }
+    std::vector<std::size_t> held() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return held_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool ending_ = false;
+    std::vector<std::size_t> held_;
+    std::vector<std::thread> threads_;
+};
+
+TEST_F(WarmMemory, EveryThreadsCachesTogetherKeepAtMostTheProcessBudget) {
+    relo::set_warm_memory_limit(10 * mib);
+    std::size_t process_while_idle = 0;
+    std::size_t threads_sum = 0;
+    std::size_t keeping = 0;
+    {
+        idle_pool pool(6, 1 << 20);  // each thread's vector block: 4 MiB; per-thread bounds allow 64 MiB
+        process_while_idle = relo::warm_memory().process_bytes;
+        for (std::size_t held : pool.held()) {
+            threads_sum += held;
+            if (held >= 4 * mib) ++keeping;
+        }
+    }
+    EXPECT_LE(process_while_idle, 10 * mib);
+    EXPECT_EQ(process_while_idle, threads_sum) << "the process's total is the sum of every thread's";
+    EXPECT_GE(keeping, 1u) << "the budget is used";
+    EXPECT_LE(keeping, 2u) << "no more than the budget holds of 4 MiB blocks";
+    EXPECT_EQ(relo::warm_memory().process_bytes, 0u) << "the threads' ends gave their caches and budget back";
+}
+
+TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
+    relo::set_warm_memory_limit(6 * mib);
+    {
+        const relo::vector<int> v(std::size_t{1} << 20, 1);  // 4 MiB, kept
+    }
+    const std::size_t kept = relo::warm_memory().process_bytes;
+    EXPECT_GE(kept, 4 * mib);
+    EXPECT_EQ(kept, relo::warm_memory().total());
+    std::size_t other_thread_kept = 0;
+    std::thread([&] {
+        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+        other_thread_kept = relo::warm_memory().total();
+    }).join();
+    EXPECT_EQ(other_thread_kept, 0u) << "no room left in the budget";
+    {
+        const relo::vector<int> v(std::size_t{1} << 20, 1);  // takes the cached block, then gives it back
+        EXPECT_EQ(relo::warm_memory().process_bytes, 0u);
+    }
+    EXPECT_EQ(relo::warm_memory().process_bytes, kept);
+    relo::trim_warm_memory();
+    EXPECT_EQ(relo::warm_memory().process_bytes, 0u);
+}
+
+TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
+    relo::set_warm_memory_limit(0);
+    {
+        relo::multipool_resource pools;
+        (void)pools.allocate(64);
+        const relo::vector<int> v(std::size_t{1} << 20, 1);
+        use_arena(16 * mib, mib);
+    }
+    EXPECT_EQ(relo::warm_memory().total(), 0u);
+    EXPECT_EQ(relo::warm_memory().process_bytes, 0u);
+    EXPECT_EQ(relo::warm_memory().reservations, 0u);
 }
 
 }  // namespace

@@ -61,6 +61,7 @@ inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
         }
         b.bytes = 0;
     }
+    return_warm_budget(c.held);
     c.held = 0;
 }
 
@@ -90,6 +91,7 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
                 chunk_cache_state::free_chunk* const f = b.head;
                 b.head = f->next;
                 c.held -= bytes;
+                return_warm_budget(bytes);
                 unpoison(f, bytes);
                 return f;
             }
@@ -99,7 +101,7 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
 }
 
 /// Gives a chunk back: to the thread's cache when its upstream is the global heap and the cache has room
-/// and a list for its size; to the upstream otherwise. (Under AddressSanitizer a cached chunk is poisoned
+/// and a list for its size (and the process's warm budget has room); to the upstream otherwise. (Under AddressSanitizer a cached chunk is poisoned
 /// but for its link, so that a use after a resource's release() is reported; one given to the upstream
 /// is unpoisoned, as the upstream may hand it out again.)
 inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, std::size_t bytes,
@@ -119,7 +121,7 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
                 }
                 if (slot == nullptr && b.head == nullptr) slot = &b;
             }
-            if (slot != nullptr) {
+            if (slot != nullptr && take_warm_budget(bytes)) {
                 slot->bytes = bytes;
                 auto* f = static_cast<chunk_cache_state::free_chunk*>(chunk);
                 f->next = slot->head;

@@ -20,11 +20,14 @@
 //                                                                                  (2 MiB by default)
 //
 // With the defaults a thread keeps at most 8 + 64 + 32 + 4 x 2 = 112 MiB warm (resident where it was
-// written; tests/warm_memory_test.cpp checks the sum). Each bound was measured where it is set; the
-// policy, its cost and its measurements are docs/measurements/memory_resources.md, "Warm memory". Each
-// bound is set process-wide (0 turns that cache off) and applies from the next give-back;
-// trim_warm_memory() gives the calling thread's caches back now, warm_memory() says what they hold.
-// Memory of a user's own upstream resource is never cached: it keeps its own policy.
+// written; tests/warm_memory_test.cpp checks the sum), and all threads together at most the process's
+// warm budget, warm_memory_limit() (64 MiB by default): a cache keeps a block only while the budget has
+// room for it, so a pool of threads that each built a large structure and went idle keeps 64 MiB in all,
+// not 112 MiB a thread. Each bound was measured where it is set; the policy, its cost and its
+// measurements are docs/measurements/memory_resources.md, "Warm memory". Each bound is set process-wide (0
+// turns that cache off, or all of them for the budget) and applies from the next give-back;
+// trim_warm_memory() gives the calling thread's caches back now, warm_memory() says what they hold and
+// what the process's hold. Memory of a user's own upstream resource is never cached: it keeps its own policy.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_WARM_MEMORY_HPP
 #define RELO_WARM_MEMORY_HPP
@@ -32,6 +35,7 @@
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 
+#include <atomic>
 #include <cstddef>
 
 #include "relo/chunk_cache.hpp"
@@ -46,15 +50,29 @@ struct warm_memory_held {
     std::size_t large_block_bytes;  // the warm-block cache's committed bytes
     std::size_t reservation_bytes;  // the reservation cache's committed bytes
     std::size_t reservations;       // the reservation cache's reservations (address space, no memory beyond the above)
+    std::size_t process_bytes;      // what every thread's caches hold together (at most warm_memory_limit())
 
+    /// The calling thread's: its three caches' bytes.
     std::size_t total() const noexcept { return chunk_bytes + large_block_bytes + reservation_bytes; }
 };
 
-/// What the calling thread's three caches hold. O(1) in what was allocated (reads at most 8 entries).
+/// What the calling thread's three caches hold, and the process's total. O(1) in what was allocated (reads
+/// at most 8 entries).
 inline warm_memory_held warm_memory() noexcept {
     const detail::reservation_cache_state& reservations = detail::reservation_cache();
     return {detail::chunk_cache().held, detail::warm_block_cache().held,
-            detail::reservation::cached_bytes(reservations), reservations.count};
+            detail::reservation::cached_bytes(reservations), reservations.count,
+            detail::warm_bytes_of_process.load(std::memory_order_relaxed)};
+}
+
+/// The most all threads' caches keep together, in bytes (default 64 MiB: docs/measurements/memory_resources.md,
+/// "One warm budget for the process"); 0 keeps nothing. Applies from the next give-back: lowering it gives
+/// nothing back now (trim_warm_memory() in each thread does).
+inline std::size_t warm_memory_limit() noexcept {
+    return detail::warm_memory_limit_bytes.load(std::memory_order_relaxed);
+}
+inline void set_warm_memory_limit(std::size_t bytes) noexcept {
+    detail::warm_memory_limit_bytes.store(bytes, std::memory_order_relaxed);
 }
 
 /// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and

@@ -279,6 +279,7 @@ private:
         }
         while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
             drop_cached(c, 0);  // (the oldest go)
+        if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads keep it)
         warm_block_thread_cache::arm(c);
         c.entries[c.count++] = {base, h.reserved, h.committed};
         c.held += h.committed;
@@ -295,6 +296,7 @@ private:
 
     static void remove_cached(warm_block_cache_state& c, std::size_t i) noexcept {
         c.held -= c.entries[i].committed;
+        return_warm_budget(c.entries[i].committed);
         for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
         --c.count;
     }

@@ -132,6 +132,7 @@ struct reservation {
         const std::size_t left = held < reservation_cache_committed_budget ? reservation_cache_committed_budget - held : 0;
         const std::size_t keep = left > rule.retained_minimum ? left : rule.retained_minimum;
         const std::size_t kept = committed > keep ? decommit_beyond(base, committed, keep, rule) : committed;
+        if (!take_warm_budget(kept)) return release(base, reserved);  // (other threads keep the process's budget)
         c.entries[c.count++] = {base, reserved, kept, rule};
     }
 
@@ -139,6 +140,7 @@ struct reservation {
     static void empty_cache(reservation_cache_state& c) noexcept {
         while (c.count > 0) {
             const reservation_cache_state::entry& e = c.entries[--c.count];
+            return_warm_budget(e.committed);
             release(e.base, e.reserved);
         }
     }
@@ -197,6 +199,7 @@ private:
     }
 
     static void remove_cached(reservation_cache_state& c, std::size_t i) noexcept {
+        return_warm_budget(c.entries[i].committed);
         for (std::size_t j = i + 1; j < c.count; ++j) c.entries[j - 1] = c.entries[j];
         --c.count;
     }
