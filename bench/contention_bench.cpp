@@ -17,16 +17,27 @@
 //       each through a queue of at most 1,024 to its consumer, which frees it (a work queue, a pipeline).
 //   contention_bench churn --impl I --threads W --replacements-log N
 //       W threads each keep 1,000 live blocks of 8-512 bytes and replace one at random, 2^N times.
+//
+// And what a pool of threads keeps once idle:
+//
+//   contention_bench idle-pool --impl std|relo --threads W
+//       W threads each build and destroy a vector of 12 Mi ints (48 MiB; std::vector or relo::vector) and
+//       a std::pmr::vector of 20,000 std::pmr::vector<int> of 100 ints on a monotonic resource of its own
+//       (std::pmr::monotonic_buffer_resource or relo::monotonic_resource), then sleep until all are done;
+//       printed: the process's resident memory then (resident_kb), beside its peak.
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory_resource>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench_support.hpp"
 #include "relo/memory_resource.hpp"
+#include "relo/vector.hpp"
 #include "resource_states.hpp"
 
 namespace relo_bench {
@@ -230,6 +241,61 @@ int run_churn(const options& opt) {
     return 0;
 }
 
+/// One idle-pool worker's work on a vector type and a monotonic resource type.
+template <class Vector, class Monotonic>
+void build_and_destroy() {
+    {
+        Vector v;
+        for (int i = 0; i < 12 * (1 << 20); ++i) v.push_back(i);
+        keep(v.back());
+    }
+    Monotonic arena;
+    std::pmr::vector<std::pmr::vector<int>> rows(&arena);
+    for (int r = 0; r < 20000; ++r) {
+        rows.emplace_back();
+        for (int i = 0; i < 100; ++i) rows.back().push_back(i);
+    }
+    keep(rows.back().back());
+}
+
+int run_idle_pool(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long workers = opt.number("threads", 8);
+    if (workers < 1 || workers > 256) options::usage_error("need 1 <= --threads <= 256");
+    if (impl != "std" && impl != "relo") options::usage_error("unknown implementation " + impl);
+    std::mutex m;
+    std::condition_variable changed;
+    long done = 0;
+    bool ending = false;
+    std::vector<std::thread> threads;
+    for (long t = 0; t < workers; ++t)
+        threads.emplace_back([&] {
+            if (impl == "std") {
+                build_and_destroy<std::vector<int>, std::pmr::monotonic_buffer_resource>();
+            } else {
+                build_and_destroy<relo::vector<int>, relo::monotonic_resource>();
+            }
+            std::unique_lock<std::mutex> lock(m);
+            ++done;
+            changed.notify_all();
+            changed.wait(lock, [&] { return ending; });
+        });
+    long resident_kb = 0;
+    {
+        std::unique_lock<std::mutex> lock(m);
+        changed.wait(lock, [&] { return done == workers; });
+        resident_kb = process_counters::rss_kb();
+        ending = true;
+    }
+    changed.notify_all();
+    for (std::thread& t : threads) t.join();
+    json_line out;
+    out.add("impl", impl).add("threads", workers).add("resident_kb", resident_kb);
+    out.add("max_rss_kb", process_counters::read().max_rss_kb);
+    out.print();
+    return 0;
+}
+
 template <class Impl>
 double contend(int workers, std::size_t iterations, std::size_t size) {
     typename Impl::shared shared;
@@ -268,6 +334,7 @@ program this_program() {
         mode::of<impls, table<named<"bytes", char>>>("run", run),
         mode::of<crossing_impls, table<named<"bytes", char>>>("pipeline", run_pipeline),
         mode::of<churn_impls, table<named<"bytes", char>>>("churn", run_churn),
+        mode{"idle-pool", run_idle_pool, {"std", "relo"}, {}, {{"bytes", 1}}, {}},
     });
 }
 

@@ -107,9 +107,17 @@ def format_seconds(seconds):
     return f"{seconds:.2f} s"
 
 
-def ratio_table(summary, experiment, impls, baseline, metric_label="time"):
+def metric_format(metric):
+    """(what the metric is called, how one of its values is written): time, or memory for fields in kB."""
+    if metric.endswith("_kb"):
+        return "memory", lambda kb: f"{kb / 1024:.1f} MiB"
+    return "time", format_seconds
+
+
+def ratio_table(summary, experiment, impls, baseline, metric="time_s"):
     """A markdown table: one row per cell, the baseline's absolute median and every implementation's
-    median ratio to it (lower is faster) with the min–max over rounds."""
+    median ratio to it (lower is faster, or smaller) with the min–max over rounds."""
+    metric_label, format_value = metric_format(metric)
     lines = [
         f"| case | {baseline} ({metric_label}) | " + " | ".join(i for i in impls if i != baseline) + " |",
         "|---|---:|" + "---:|" * len([i for i in impls if i != baseline]),
@@ -117,7 +125,7 @@ def ratio_table(summary, experiment, impls, baseline, metric_label="time"):
     for (exp, cell), per_impl in summary.items():
         if exp != experiment or baseline not in per_impl:
             continue
-        row = [cell, format_seconds(per_impl[baseline]["abs_median"])]
+        row = [cell, format_value(per_impl[baseline]["abs_median"])]
         for impl in impls:
             if impl == baseline:
                 continue
@@ -175,7 +183,17 @@ def save_figure(plt, fig, path):
     return path
 
 
-def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
+LOG_SCALE_SPREAD = 8
+
+
+def wants_log_scale(medians):
+    """A log scale when the bars span more than LOG_SCALE_SPREAD× (one slow peer, such as std::pmr's
+    synchronized pool at 25× glibc, would flatten every other bar to the floor on a linear one)."""
+    positive = [m for m in medians if m > 0]
+    return len(positive) > 1 and max(positive) / min(positive) > LOG_SCALE_SPREAD
+
+
+def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None, metric="time_s"):
     """Bars of the median ratio per cell and implementation, with min–max error bars (the thesis's
     figures, as ratios). Returns the path, or None without matplotlib."""
     plt = pyplot()
@@ -188,6 +206,8 @@ def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
     # Wide enough for the bars, but no wider than a page: a wider figure shrinks to illegibility.
     fig, ax = plt.subplots(figsize=(min(16, max(6, 1.2 * len(cells) * max(1, len(shown)) / 3)), 4.5))
     width = 0.8 / max(1, len(shown))
+    log_scale = wants_log_scale([summary[(experiment, c)][i]["median"] for c in cells for i in shown
+                                 if i in summary[(experiment, c)]])
     for k, impl in enumerate(shown):
         xs, ys, lo, hi = [], [], [], []
         for j, cell in enumerate(cells):
@@ -202,7 +222,10 @@ def bar_chart(summary, experiment, impls, baseline, title, path, group_of=None):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks([j + width * (len(shown) - 1) / 2 for j in range(len(cells))])
     ax.set_xticklabels(cells, rotation=20, ha="right", fontsize=8)
-    ax.set_ylabel(f"time / {baseline} (lower is faster)")
+    if log_scale:
+        ax.set_yscale("log")
+    what = metric_format(metric)[0]
+    ax.set_ylabel(f"{what} / {baseline}'s (lower is better{', log scale' if log_scale else ''})")
     ax.set_title(title)
     ax.legend(fontsize=8)
     return save_figure(plt, fig, path)
@@ -298,7 +321,7 @@ def experiment_section(e, results, out):
     summary = summarize(results, e.metric, e.baseline)
     if not summary:
         return []
-    lines = [f"## {e.title}", "", e.description, "", ratio_table(summary, e.name, e.impls, e.baseline), ""]
+    lines = [f"## {e.title}", "", e.description, "", ratio_table(summary, e.name, e.impls, e.baseline, e.metric), ""]
     if e.section is not None:
         lines += e.section(e, results, out)
     groups = OrderedDict()
@@ -307,7 +330,7 @@ def experiment_section(e, results, out):
     for group, sub in groups.items() if e.bar_charts else []:
         title, alt = (group, group) if group is not None else (e.title, e.name)
         name = f"{e.name}-{group}.png" if group is not None else f"{e.name}.png"
-        if bar_chart(sub, e.name, e.impls, e.baseline, title, os.path.join(out, name)):
+        if bar_chart(sub, e.name, e.impls, e.baseline, title, os.path.join(out, name), metric=e.metric):
             lines += [f"![{alt}]({name})", ""]
     for label, _ in e.cells if e.sample_memory else []:
         first = {}

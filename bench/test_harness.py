@@ -461,5 +461,15 @@ class ApplicationsSharesTest(unittest.TestCase):
         self.assertIsNone(applications.shares_of_report("# nothing sampled\n"))
 
 
+class ChartScaleTest(unittest.TestCase):
+    def test_a_peer_25_times_slower_puts_the_bars_on_a_log_scale(self):
+        self.assertTrue(rr.wants_log_scale([1.0, 0.7, 1.2, 25.0]))
+
+    def test_bars_within_a_few_times_stay_linear(self):
+        self.assertFalse(rr.wants_log_scale([1.0, 0.3, 2.0]))
+        self.assertFalse(rr.wants_log_scale([1.0]))
+        self.assertFalse(rr.wants_log_scale([0.0, 1.0]))
+
+
 if __name__ == "__main__":
     unittest.main()

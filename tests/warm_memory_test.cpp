@@ -177,7 +177,7 @@ TEST_F(WarmMemory, AThreadsEndGivesItsCachesBack) {
 #endif
 }
 
-TEST_F(WarmMemory, TheDefaultProcessBudgetIs64MiB) { EXPECT_EQ(relo::warm_memory_limit(), 64 * mib); }
+TEST_F(WarmMemory, TheDefaultProcessBudgetIs48MiB) { EXPECT_EQ(relo::warm_memory_limit(), 48 * mib); }
 
 /// Threads that each give back a vector of `ints` ints and a multipool's chunks, then wait until told to
 /// end; what each thread's caches hold, read while all of them are alive.

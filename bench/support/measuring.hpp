@@ -117,14 +117,19 @@ struct process_counters {
     /// VmHWM of /proc/self/status, or -1 where there is none. (getrusage's ru_maxrss is no good for
     /// small cases: Linux carries the parent's peak at fork over to the child, and the runner's Python
     /// takes 16 MB.)
-    static long peak_rss_kb() {
+    static long peak_rss_kb() { return status_kb("VmHWM:"); }
+    /// VmRSS of /proc/self/status: the resident memory now, or -1 where there is none.
+    static long rss_kb() { return status_kb("VmRSS:"); }
+    /// The kB of a line of /proc/self/status (its field with the colon), or -1.
+    static long status_kb(const char* field) {
         std::FILE* status = std::fopen("/proc/self/status", "r");
         if (status == nullptr) return -1;
         char line[256];
         long kb = -1;
+        const std::size_t length = std::strlen(field);
         while (std::fgets(line, sizeof line, status) != nullptr) {
-            if (std::strncmp(line, "VmHWM:", 6) == 0) {
-                kb = std::strtol(line + 6, nullptr, 10);
+            if (std::strncmp(line, field, length) == 0) {
+                kb = std::strtol(line + length, nullptr, 10);
                 break;
             }
         }

@@ -24,7 +24,7 @@ namespace relo::detail {
 
 /// The bytes all threads' caches keep, and the most they may keep together (relo::set_warm_memory_limit).
 inline std::atomic<std::size_t> warm_bytes_of_process{0};
-inline std::atomic<std::size_t> warm_memory_limit_bytes{std::size_t{64} << 20};
+inline std::atomic<std::size_t> warm_memory_limit_bytes{std::size_t{48} << 20};
 
 /// Takes `bytes` of the process's warm budget for a block a cache is about to keep; false, nothing taken,
 /// when less is left.
