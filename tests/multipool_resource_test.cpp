@@ -68,7 +68,7 @@ TEST(MultipoolResource, SizeClasses) {
     // Every request goes to the smallest class that holds it and is aligned as asked.
     for (multipool_resource* r : {&powers, &halves, &quarters}) {
         const auto sizes = block_sizes(*r);
-        for (std::size_t alignment = 1; alignment <= 4096; alignment *= 2) {
+        for (std::size_t alignment = 1; alignment <= 8192; alignment *= 2) {
             for (std::size_t bytes = 1; bytes <= 4097; ++bytes) {
                 std::size_t expected = sizes.size();
                 for (std::size_t i = 0; i < sizes.size() && expected == sizes.size(); ++i) {
