@@ -82,8 +82,8 @@ run_result run_plain(long reps, Once&& once) {
     return r;
 }
 
-/// One run of `once(resource)` on a new resource of the strategy, passed as its concrete type (the global
-/// heap: std::pmr::new_delete_resource()).
+/// One run of `once(resource)` on a new resource of the strategy, passed as its concrete type. (Not for
+/// the global allocator: there the program runs on relo's containers as they are, run_on_resources.)
 template <class Once>
 std::uint64_t once_on(relo::allocation_strategy strategy, Once& once) {
     switch (strategy) {
@@ -121,15 +121,21 @@ auto in_scope(Once once) {
 
 /// Runs `once(resource)` (one run of the program on the resource configuration's kit) as run_plain does,
 /// each run on a new resource of the configuration's strategy; relo-recommended first profiles one
-/// untimed run (on a relo::profiling_resource) and asks relo::recommend.
-template <class Once>
-run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once) {
+/// untimed run (on a relo::profiling_resource) and asks relo::recommend, and where it says "the global
+/// allocator" runs `plain_once` (relo's containers on their own allocator) instead.
+template <class Once, class Plain>
+run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once, Plain&& plain_once) {
     relo::allocation_strategy strategy = named_strategy(config);
     if (config == "relo-recommended") {
         relo::profiling_resource profiler;
         keep(once(profiler));
-        strategy = relo::recommend(profiler.profile()).strategy;
+        const relo::allocation_profile profile = profiler.profile();
+        strategy = relo::recommend(profile).strategy;
         out.add("strategy", std::string(short_name(strategy)));
+        out.add("profile_largest", static_cast<long>(profile.largest_allocation));
+        out.add("profile_peak", static_cast<long>(profile.peak_bytes_in_use));
+        out.add("profile_peak_to_total", profile.peak_to_total());
+        if (strategy == relo::allocation_strategy::global_allocator) return run_plain(reps, plain_once);
     }
     return run_plain(reps, [&] { return once_on(strategy, once); });
 }
@@ -146,7 +152,7 @@ bool run_configuration(const std::string& config, long reps, json_line& out, run
     } else if (config == "boost") {
         r = run_plain(reps, boost_once);
     } else if (uses_resource(config)) {
-        r = run_on_resources(config, reps, out, resource_once);
+        r = run_on_resources(config, reps, out, resource_once, relo_once);
     } else {
         return false;
     }

@@ -272,5 +272,41 @@ TEST(Recommend, EachStrategyForTheProfileThatCallsForIt) {
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool);
 }
 
+// A block that holds a large share of the peak (a table growing among other blocks): the global allocator,
+// where relo's containers grow it in place; below either threshold the profile decides as before.
+TEST(Recommend, OneBlockThatHoldsMuchOfThePeakCallsForTheGlobalAllocator) {
+    relo::allocation_profile p;
+    p.threads = 1;
+    p.allocations = 100000;
+    p.total_bytes = 120u << 20;
+    p.peak_bytes_in_use = 100u << 20;  // a monotonic profile, but for one block of 32 MiB
+    p.largest_allocation = 32u << 20;
+    const relo::allocation_recommendation r = relo::recommend(p);
+    EXPECT_EQ(r.strategy, relo::allocation_strategy::global_allocator);
+    EXPECT_NE(r.why.find("holds 0.32 of the peak"), std::string::npos) << r.why;
+
+    p.peak_bytes_in_use = 200u << 20;  // the block under a quarter of the peak
+    p.total_bytes = 220u << 20;
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::monotonic);
+
+    p.largest_allocation = 768u << 10;  // most of a small peak, but under the size threshold
+    p.peak_bytes_in_use = 1u << 20;
+    p.total_bytes = 1u << 20;
+    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::monotonic);
+}
+
+TEST(ProfilingResource, RecordsTheLargestAllocation) {
+    relo::profiling_resource r;
+    void* a = r.allocate(100);
+    void* b = r.allocate(5000);
+    void* c = r.allocate(300);
+    r.deallocate(b, 5000);
+    EXPECT_EQ(r.profile().largest_allocation, 5000u) << "freed or not";
+    std::thread([&] { r.deallocate(r.allocate(7000), 7000); }).join();
+    EXPECT_EQ(r.profile().largest_allocation, 7000u) << "over every thread's record";
+    r.deallocate(a, 100);
+    r.deallocate(c, 300);
+}
+
 }  // namespace
 }  // namespace relo_test

@@ -28,6 +28,7 @@
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdarg>
 #include <cstddef>
@@ -61,6 +62,7 @@ struct allocation_profile {
     std::uint64_t reused = 0;               // allocations of a size the same thread had freed and not yet reused
     std::uint64_t threads = 0;              // threads that allocated or deallocated
     std::uint64_t cross_thread_frees = 0;   // blocks freed by another thread than the allocating one
+    std::uint64_t largest_allocation = 0;   // bytes of the largest block asked for
     std::uint64_t sizes[size_buckets] = {};
     std::uint64_t alignments[alignment_buckets] = {};
     std::uint64_t lifetimes[lifetime_buckets] = {};  // of the blocks deallocated
@@ -94,8 +96,10 @@ struct allocation_profile {
     /// A few lines in P0089's terms, then the histograms.
     std::string text() const {
         std::string out;
-        append(out, "%llu allocations (%llu live), %llu bytes in all, mean %.1f; peak %llu bytes in use (%.2f of the total)\n",
-               u(allocations), u(live_blocks()), u(total_bytes), mean_size(), u(peak_bytes_in_use), peak_to_total());
+        append(out, "%llu allocations (%llu live), %llu bytes in all, mean %.1f, largest %llu; peak %llu bytes in use "
+                    "(%.2f of the total)\n",
+               u(allocations), u(live_blocks()), u(total_bytes), mean_size(), u(largest_allocation), u(peak_bytes_in_use),
+               peak_to_total());
         append(out, "utilization: %.2f of the blocks live at the end; reuse: %.2f of the allocations reused a freed size\n",
                live_fraction(), reuse_fraction());
         append(out, "variation: %zu size classes; contention: %llu threads, %llu blocks freed by another thread\n",
@@ -115,10 +119,10 @@ struct allocation_profile {
         append(out, "\"allocations\": %llu, \"deallocations\": %llu, \"live_blocks\": %llu, \"total_bytes\": %llu, "
                     "\"bytes_in_use\": %llu, \"peak_bytes_in_use\": %llu, \"reused\": %llu, \"threads\": %llu, "
                     "\"cross_thread_frees\": %llu, \"size_classes\": %zu, \"live_fraction\": %.4f, "
-                    "\"peak_to_total\": %.4f, \"reuse_fraction\": %.4f, \"mean_size\": %.2f",
+                    "\"peak_to_total\": %.4f, \"reuse_fraction\": %.4f, \"mean_size\": %.2f, \"largest_allocation\": %llu",
                u(allocations), u(deallocations), u(live_blocks()), u(total_bytes), u(bytes_in_use), u(peak_bytes_in_use),
                u(reused), u(threads), u(cross_thread_frees), size_classes(), live_fraction(), peak_to_total(),
-               reuse_fraction(), mean_size());
+               reuse_fraction(), mean_size(), u(largest_allocation));
         list(out, "sizes", sizes, size_buckets);
         list(out, "alignments", alignments, alignment_buckets);
         list(out, "lifetimes", lifetimes, lifetime_buckets);
@@ -159,6 +163,7 @@ struct profile_record {
     counter total_bytes{0};
     counter reused{0};
     counter cross_thread_frees{0};
+    counter largest{0};
     counter sizes[allocation_profile::size_buckets] = {};
     counter alignments[allocation_profile::alignment_buckets] = {};
     counter lifetimes[allocation_profile::lifetime_buckets] = {};
@@ -219,6 +224,7 @@ public:
         detail::profile_record::bump(r.sizes[k]);
         detail::profile_record::bump(r.alignments[detail::log2_bucket(alignment, allocation_profile::alignment_buckets - 1)]);
         detail::profile_record::bump(r.total_bytes, bytes);
+        if (bytes > r.largest.load(std::memory_order_relaxed)) r.largest.store(bytes, std::memory_order_relaxed);
         if (r.waiting[k] != 0) {
             --r.waiting[k];
             detail::profile_record::bump(r.reused);
@@ -256,6 +262,7 @@ public:
             p.total_bytes += load(r->total_bytes);
             p.reused += load(r->reused);
             p.cross_thread_frees += load(r->cross_thread_frees);
+            p.largest_allocation = std::max(p.largest_allocation, load(r->largest));
             for (std::size_t k = 0; k < allocation_profile::size_buckets; ++k) p.sizes[k] += load(r->sizes[k]);
             for (std::size_t k = 0; k < allocation_profile::alignment_buckets; ++k) p.alignments[k] += load(r->alignments[k]);
             for (std::size_t k = 0; k < allocation_profile::lifetime_buckets; ++k) p.lifetimes[k] += load(r->lifetimes[k]);
@@ -362,6 +369,9 @@ struct allocation_recommendation {
 /// (docs/measurements/p0089_benchmarks.md, "Choosing a strategy from a profile").
 struct recommendation_thresholds {
     std::uint64_t few_allocations = 8;     // at most this many: a local resource costs more than it saves
+    std::uint64_t dominant_block = std::uint64_t{1} << 20;  // a block at least this large that holds
+    double dominant_share = 0.25;                           // at least this share of the peak: a table that
+                                                            // grows; the global allocator
     double monotonic_peak_to_total = 0.5;  // peak ÷ total at least this: a monotonic resource wastes at most half
     double multipool_reuse = 0.25;         // below the peak ratio, reuse at least this: pools pay
 };
@@ -378,6 +388,17 @@ inline allocation_recommendation recommend(const allocation_profile& p, const re
         detail::print_into(why, sizeof why, "only %llu allocations: a local resource costs more than the ones it saves",
                            static_cast<unsigned long long>(p.allocations));
         return {allocation_strategy::global_allocator, why, "benchmark I's DS1, a reserved vector<int>"};
+    }
+    const std::uint64_t largest = p.largest_allocation;
+    if (largest >= t.dominant_block &&
+        static_cast<double>(largest) >= t.dominant_share * static_cast<double>(p.peak_bytes_in_use)) {
+        detail::print_into(why, sizeof why,
+                           "one block of %llu bytes holds %.2f of the peak: a local resource cannot grow "
+                           "it in place while other blocks follow it, and keeps every copy it outgrows; relo's "
+                           "containers grow it in place on the global allocator",
+                           static_cast<unsigned long long>(largest),
+                           static_cast<double>(largest) / static_cast<double>(p.peak_bytes_in_use));
+        return {allocation_strategy::global_allocator, why, "the applications family's syntax tree, a growing table"};
     }
     if (p.peak_to_total() >= t.monotonic_peak_to_total) {
         detail::print_into(why, sizeof why,
