@@ -25,10 +25,18 @@ namespace {
 
 constexpr std::size_t mib = std::size_t{1} << 20;
 
-/// Empties the calling thread's caches around each test and restores the limits.
+/// Empties the calling thread's caches around each test and restores the limits; `others()` is what other
+/// threads' caches keep when the test starts (0, but under Wine, whose ended threads' caches are never
+/// emptied: the thread-exit checks are left out there, as AThreadsEndGivesItsCachesBack's).
 class WarmMemory : public ::testing::Test {
 protected:
-    void SetUp() override { relo::trim_warm_memory(); }
+    void SetUp() override {
+        relo::trim_warm_memory();
+        others_ = relo::warm_memory().process_bytes;
+    }
+    std::size_t others() const noexcept { return others_; }
+    /// The process's warm bytes that this test made.
+    std::size_t process_bytes() const noexcept { return relo::warm_memory().process_bytes - others_; }
     void TearDown() override {
         relo::set_chunk_cache_limit(chunk_limit_);
         relo::set_large_block_cache_limit(block_limit_);
@@ -42,6 +50,7 @@ private:
     std::size_t block_limit_ = relo::large_block_cache_limit();
     std::size_t reservation_limit_ = relo::reservation_cache_limit();
     std::size_t process_limit_ = relo::warm_memory_limit();
+    std::size_t others_ = 0;
 };
 
 /// Makes an arena of `reserve` bytes, fills `fill` bytes of it; returns where they started.
@@ -221,13 +230,13 @@ private:
 };
 
 TEST_F(WarmMemory, EveryThreadsCachesTogetherKeepAtMostTheProcessBudget) {
-    relo::set_warm_memory_limit(10 * mib);
+    relo::set_warm_memory_limit(others() + 10 * mib);
     std::size_t process_while_idle = 0;
     std::size_t threads_sum = 0;
     std::size_t keeping = 0;
     {
         idle_pool pool(6, 1 << 20);  // each thread's vector block: 4 MiB; per-thread bounds allow 64 MiB
-        process_while_idle = relo::warm_memory().process_bytes;
+        process_while_idle = process_bytes();
         for (std::size_t held : pool.held()) {
             threads_sum += held;
             if (held >= 4 * mib) ++keeping;
@@ -237,15 +246,17 @@ TEST_F(WarmMemory, EveryThreadsCachesTogetherKeepAtMostTheProcessBudget) {
     EXPECT_EQ(process_while_idle, threads_sum) << "the process's total is the sum of every thread's";
     EXPECT_GE(keeping, 1u) << "the budget is used";
     EXPECT_LE(keeping, 2u) << "no more than the budget holds of 4 MiB blocks";
+#if !defined(_WIN32)
     EXPECT_EQ(relo::warm_memory().process_bytes, 0u) << "the threads' ends gave their caches and budget back";
+#endif
 }
 
 TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
-    relo::set_warm_memory_limit(6 * mib);
+    relo::set_warm_memory_limit(others() + 6 * mib);
     {
         const relo::vector<int> v(std::size_t{1} << 20, 1);  // 4 MiB, kept
     }
-    const std::size_t kept = relo::warm_memory().process_bytes;
+    const std::size_t kept = process_bytes();
     EXPECT_GE(kept, 4 * mib);
     EXPECT_EQ(kept, relo::warm_memory().total());
     std::size_t other_thread_kept = 0;
@@ -256,11 +267,11 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     EXPECT_EQ(other_thread_kept, 0u) << "no room left in the budget";
     {
         const relo::vector<int> v(std::size_t{1} << 20, 1);  // takes the cached block, then gives it back
-        EXPECT_EQ(relo::warm_memory().process_bytes, 0u);
+        EXPECT_EQ(process_bytes(), 0u);
     }
-    EXPECT_EQ(relo::warm_memory().process_bytes, kept);
+    EXPECT_EQ(process_bytes(), kept);
     relo::trim_warm_memory();
-    EXPECT_EQ(relo::warm_memory().process_bytes, 0u);
+    EXPECT_EQ(process_bytes(), 0u);
 }
 
 TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
@@ -272,7 +283,7 @@ TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
         use_arena(16 * mib, mib);
     }
     EXPECT_EQ(relo::warm_memory().total(), 0u);
-    EXPECT_EQ(relo::warm_memory().process_bytes, 0u);
+    EXPECT_EQ(process_bytes(), 0u);
     EXPECT_EQ(relo::warm_memory().reservations, 0u);
 }
 
