@@ -3,6 +3,7 @@
 // the reservation's limits, the commit policies, memory given back, guard pages, and failures of the
 // system's calls (in child processes with lowered limits).
 #include "relo/pinned_vector.hpp"
+#include "relo/warm_memory.hpp"
 
 #if !defined(_WIN32)
 #include <sys/mman.h>
@@ -500,6 +501,13 @@ TEST(PinnedVectorReservationCache, ANewVectorTakesTheLastReleasedReservation) {
 // taking it starts with that capacity.
 TEST(PinnedVectorReservationCache, KeepsItsCommittedPagesWithinTheBudget) {
     const cache_of cache(4);
+    // (The thread's reservation budget alone: the process's warm budget, smaller, is warm_memory_test's.)
+    const std::size_t process_budget = relo::warm_memory_limit();
+    relo::set_warm_memory_limit(SIZE_MAX);
+    struct restore {
+        std::size_t bytes;
+        ~restore() { relo::set_warm_memory_limit(bytes); }
+    } const restored{process_budget};
     const std::size_t budget = relo::detail::reservation_cache_committed_budget;
     const std::size_t minimum = relo::geometric_commit::rule.retained_minimum;
     const int* first = nullptr;

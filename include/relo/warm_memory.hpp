@@ -21,8 +21,9 @@
 //
 // With the defaults a thread keeps at most 8 + 64 + 32 + 4 x 2 = 112 MiB warm (resident where it was
 // written; tests/warm_memory_test.cpp checks the sum), and all threads together at most the process's
-// warm budget, warm_memory_limit() (48 MiB by default): a cache keeps a block only while the budget has
-// room for it, so a pool of threads that each built a large structure and went idle keeps 48 MiB in all,
+// warm budget, warm_memory_limit() (32 MiB by default): a cache keeps a block only while the budget has
+// room for it (a large block's first pages, as many as fit), so a pool of threads that each built a large
+// structure and went idle keeps 32 MiB in all,
 // not 112 MiB a thread. Each bound was measured where it is set; the policy, its cost and its
 // measurements are docs/measurements/memory_resources.md, "Warm memory". Each bound is set process-wide (0
 // turns that cache off, or all of them for the budget) and applies from the next give-back;
@@ -65,7 +66,7 @@ inline warm_memory_held warm_memory() noexcept {
             detail::warm_bytes_of_process.load(std::memory_order_relaxed)};
 }
 
-/// The most all threads' caches keep together, in bytes (default 48 MiB: docs/measurements/memory_resources.md,
+/// The most all threads' caches keep together, in bytes (default 32 MiB: docs/measurements/memory_resources.md,
 /// "One warm budget for the process"); 0 keeps nothing. Applies from the next give-back: lowering it gives
 /// nothing back now (trim_warm_memory() in each thread does).
 inline std::size_t warm_memory_limit() noexcept {

@@ -272,19 +272,30 @@ private:
         const std::size_t limit = large_block_cache_limit_bytes.load(std::memory_order_relaxed);
         block_header& h = *header(base);
         if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
-        const std::size_t keep_at_most = limit / os::page_size() * os::page_size();
-        if (h.committed > keep_at_most) {
-            os::decommit(base + keep_at_most, h.committed - keep_at_most);
-            h.committed = keep_at_most;
-        }
+        // Its first pages stay warm, as many as this thread's limit and then the process's budget leave room
+        // for (a block larger than either is still mostly warm for the next one); the rest go back now.
+        keep_first_pages(base, limit);
         while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
             drop_cached(c, 0);  // (the oldest go)
-        if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads keep it)
+        if (warm_budget_left() < os::page_size()) return os::release(base, h.reserved);
+        keep_first_pages(base, warm_budget_left());
+        if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads took it)
         warm_block_thread_cache::arm(c);
         c.entries[c.count++] = {base, h.reserved, h.committed};
         c.held += h.committed;
         // A use of a dead vector's elements is reported as one after free() is (the header stays readable).
         poison(base + sizeof(block_header), h.committed - sizeof(block_header));
+    }
+
+    /// Decommits the block's pages past the first `bytes` (rounded down to whole pages, at least one).
+    static void keep_first_pages(char* base, std::size_t bytes) noexcept {
+        block_header& h = *header(base);
+        const std::size_t pages = bytes / os::page_size() * os::page_size();
+        const std::size_t keep = pages > os::page_size() ? pages : os::page_size();
+        if (h.committed > keep) {
+            os::decommit(base + keep, h.committed - keep);
+            h.committed = keep;
+        }
     }
 
     static void drop_cached(warm_block_cache_state& c, std::size_t i) noexcept {

@@ -24,7 +24,7 @@ namespace relo::detail {
 
 /// The bytes all threads' caches keep, and the most they may keep together (relo::set_warm_memory_limit).
 inline std::atomic<std::size_t> warm_bytes_of_process{0};
-inline std::atomic<std::size_t> warm_memory_limit_bytes{std::size_t{48} << 20};
+inline std::atomic<std::size_t> warm_memory_limit_bytes{std::size_t{32} << 20};
 
 /// Takes `bytes` of the process's warm budget for a block a cache is about to keep; false, nothing taken,
 /// when less is left.
@@ -35,6 +35,13 @@ inline bool take_warm_budget(std::size_t bytes) noexcept {
         if (bytes > limit || held > limit - bytes) return false;
     } while (!warm_bytes_of_process.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed));
     return true;
+}
+
+/// What the process's warm budget has left now (other threads may take it before this one does).
+inline std::size_t warm_budget_left() noexcept {
+    const std::size_t limit = warm_memory_limit_bytes.load(std::memory_order_relaxed);
+    const std::size_t held = warm_bytes_of_process.load(std::memory_order_relaxed);
+    return held < limit ? limit - held : 0;
 }
 
 /// Gives back the budget of `bytes` a cache no longer keeps.
