@@ -269,13 +269,18 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     EXPECT_GT(other_thread_kept, 0u) << "the first pages of its block, in what the budget had left";
     EXPECT_LE(other_thread_kept, 6 * mib - kept);
     EXPECT_EQ(process_with_both, kept + other_thread_kept);
+    // What the ended thread still keeps: nothing, but under Wine, where its caches are never emptied.
+    const std::size_t ended_thread_keeps = process_bytes() - kept;
+#if !defined(_WIN32)
+    EXPECT_EQ(ended_thread_keeps, 0u) << "the thread's end gave its block and its budget back";
+#endif
     {
         const relo::vector<int> v(std::size_t{1} << 20, 1);  // takes the cached block, then gives it back
-        EXPECT_EQ(process_bytes(), 0u);
+        EXPECT_EQ(process_bytes() - ended_thread_keeps, 0u);
     }
-    EXPECT_EQ(process_bytes(), kept);
+    EXPECT_EQ(process_bytes() - ended_thread_keeps, kept);
     relo::trim_warm_memory();
-    EXPECT_EQ(process_bytes(), 0u);
+    EXPECT_EQ(process_bytes() - ended_thread_keeps, 0u);
 }
 
 TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
