@@ -259,7 +259,9 @@ class SynchronizedMultipoolResourcePrinter(_Printer):
             while int(t) != 0:
                 bins = _unique_ptr_get(t.dereference()["bins"])
                 for c in range(class_count):
-                    in_use += _atomic_value(bins[c]["net"]) * int(pools[c]["size"])
+                    # (blocks handed out through the bin: those it received less those it holds)
+                    handed_out = _atomic_value(bins[c]["received"]) - _atomic_value(bins[c]["count"])
+                    in_use += handed_out * int(pools[c]["size"])
                 t = t.dereference()["next"]
         in_use %= 1 << 64  # (a shard's or a bin's count may run below zero: blocks freed by another thread)
         return "relo::synchronized_multipool_resource: %d shards, %d bytes in use, %d bytes from the upstream" % (

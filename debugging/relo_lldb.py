@@ -250,8 +250,11 @@ def synchronized_multipool_resource_summary(valobj, internal_dict):
             bins = v.GetProcess().ReadPointerFromMemory(bins_ptr.GetLoadAddress(), lldb.SBError())
             for c, size in enumerate(sizes):
                 b = v.CreateValueFromAddress("bin", bins + c * bin_type.GetByteSize(), bin_type)
-                net = v.GetProcess().ReadUnsignedFromMemory(_member(b, "net").GetLoadAddress(), 8, lldb.SBError())
-                in_use += (net - (1 << 64) if net >= 1 << 63 else net) * size
+                # (blocks handed out through the bin: those it received less those it holds)
+                received, held_here = (v.GetProcess().ReadUnsignedFromMemory(_member(b, name).GetLoadAddress(), 8,
+                                                                            lldb.SBError())
+                                       for name in ("received", "count"))
+                in_use += (received - held_here) * size
             t = _member(t.Dereference(), "next")
     in_use %= 1 << 64  # (a shard's or a bin's count may run below zero: blocks freed by another thread)
     return "relo::synchronized_multipool_resource: %d shards, %d bytes in use, %d bytes from the upstream" % (

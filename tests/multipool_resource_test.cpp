@@ -105,6 +105,31 @@ TEST(MultipoolResource, ClassesForEveryLargestBlock) {
     EXPECT_EQ(upstream.live_blocks(), 0u);
 }
 
+// Requests go to the smallest class that holds them (and is aligned as asked) whatever the largest block:
+// the classes of requests up to 1 KiB come from a table, the others are computed, and a largest block
+// below 1 KiB, or between two classes, ends the table early.
+TEST(MultipoolResource, RequestsFindTheirClassForAnyLargestBlock) {
+    checking_resource upstream;
+    for (std::size_t k : {1, 2, 4}) {
+        for (std::size_t b : {8, 9, 15, 16, 17, 100, 127, 128, 129, 500, 1000, 1023, 1024, 1025, 1100, 1536}) {
+            multipool_options o = with_classes(k);
+            o.max_block = b;
+            multipool_resource r(o, &upstream);
+            const auto sizes = block_sizes(r);
+            for (std::size_t alignment : {1, 4, 8, 16, 64}) {
+                for (std::size_t bytes = 1; bytes <= b + 2; ++bytes) {
+                    std::size_t expected = sizes.size();
+                    for (std::size_t i = 0; i < sizes.size() && expected == sizes.size(); ++i)
+                        if (sizes[i] >= bytes && (sizes[i] & (~sizes[i] + 1)) >= alignment) expected = i;
+                    ASSERT_EQ(pool_of(r, bytes, alignment), expected)
+                        << bytes << " bytes at " << alignment << ", " << k << " per doubling, max_block " << b;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+}
+
 TEST(MultipoolResource, EveryAlignmentAtEveryClassBoundary) {
     for (std::size_t per_doubling : {1, 2, 4}) {
         checking_resource upstream;

@@ -137,6 +137,15 @@ TEST(SynchronizedMultipoolResource, EightThreadsAllocatingAndFreeingEachOthersBl
         });
     }
     for (std::thread& w : workers) w.join();
+    // The blocks still handed out, at their classes' sizes (powers of two from 8 to 4096) or their own,
+    // although the threads that took them and gave them back, and those bins, are gone.
+    std::size_t expected_in_use = 0;
+    for (const handed_block& b : exchange) {
+        std::size_t class_size = 8;
+        while (class_size < b.bytes) class_size *= 2;
+        expected_in_use += b.bytes > 4096 ? b.bytes : class_size;
+    }
+    EXPECT_EQ(r.bytes_in_use(), expected_in_use);
     for (const handed_block& b : exchange) check_and_free(b);
     EXPECT_EQ(bad_marks.load(), 0);
     EXPECT_EQ(r.bytes_in_use(), 0u);

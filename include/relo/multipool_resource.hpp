@@ -43,6 +43,7 @@
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -58,6 +59,38 @@
 #include "relo/detail/sanitizers.hpp"
 
 namespace relo {
+
+namespace detail {
+
+/// A multipool's class for a request of n bytes (n <= its largest class), computed: 8 bytes, then 2^s
+/// classes per doubling 2^e < n <= 2^(e+1), in steps of 2^(e-s).
+constexpr std::size_t multipool_class_by_size(std::size_t n, unsigned s) noexcept {
+    if (n <= 8) return 0;
+    const unsigned e = floor_log2(n - 1);  // e >= 3
+    // The m-th class above 2^e holds n for m = ceil((n - 2^e) / 2^(e-s)), which is ((n - 1) >> (e - s)) - 2^s + 1.
+    return (std::size_t{e - 3} << s) + (((n - 1) >> (e - s)) + 1 - (std::size_t{1} << s));
+}
+
+/// The classes of the requests up to 1 KiB, looked up by (n - 1) / (8 / 2^s) (the finest step of the
+/// classes): a row for each classes_per_doubling (128, 256 and 512 entries), shared by every resource. (The
+/// arithmetic on the critical path of every allocate and deallocate cost a quarter of the time of blocks
+/// replaced at random: docs/measurements/memory_resources.md, "The size class by a table".)
+struct multipool_class_rows {
+    static constexpr std::size_t limit = 1024;  // the largest request the rows answer
+    static constexpr std::size_t row_of(unsigned s) noexcept { return (std::size_t{128} << s) - 128; }
+    unsigned char index[128 + 256 + 512];
+};
+constexpr multipool_class_rows make_multipool_class_rows() noexcept {
+    multipool_class_rows t{};
+    for (unsigned s = 0; s < 3; ++s)
+        for (std::size_t k = 0; k < (std::size_t{128} << s); ++k)
+            t.index[multipool_class_rows::row_of(s) + k] =
+                static_cast<unsigned char>(multipool_class_by_size((k + 1) << (3 - s), s));
+    return t;
+}
+inline constexpr multipool_class_rows multipool_small_classes = make_multipool_class_rows();
+
+}  // namespace detail
 
 /// The settings of a multipool_resource (the defaults are measured in docs/measurements/memory_resources.md).
 struct multipool_options {
@@ -106,7 +139,13 @@ public:
             if ((size & (size - 1)) == 0) step = size >> s;  // (a new doubling)
         }
         pool_count_ = count;
-        least_class_alignment_ = count > 1 ? std::size_t{8} >> s : 8;  // (8 + 8 / 2^s is the least aligned)
+        // Powers of two: the class that holds n >= alignment is a multiple of it (up to the natural
+        // alignment's bound). Finer classes: 8 + 8 / 2^s is the least aligned.
+        least_class_alignment_ = s == 0 ? max_natural_alignment : count > 1 ? std::size_t{8} >> s : 8;
+        small_classes_ = detail::multipool_small_classes.index + detail::multipool_class_rows::row_of(s);
+        small_class_shift_ = 3 - s;
+        const std::size_t largest = pools_[count - 1].size;
+        small_class_limit_ = std::min(largest, detail::multipool_class_rows::limit);
     }
 
     multipool_resource(const multipool_resource&) = delete;
@@ -263,7 +302,10 @@ private:
     pool* pools_ = inline_pools_;
     std::size_t pool_count_ = 0;
     unsigned per_doubling_shift_ = 0;
-    std::size_t least_class_alignment_ = 8;  // of every class (8 for powers of two, 4 or 2 for finer ones)
+    std::size_t least_class_alignment_ = 8;  // every request aligned to at most this fits its class's alignment
+    const unsigned char* small_classes_ = nullptr;  // detail::multipool_small_classes' row for these classes
+    unsigned small_class_shift_ = 3;               // its step: 8 >> per_doubling_shift_ bytes, as a shift
+    std::size_t small_class_limit_ = 0;            // the largest request it answers
     chunk* chunks_ = nullptr;
     upstream_block* upstream_list_ = nullptr;
     std::size_t chunk_epoch_ = 0;  // how many times the chunks were given back (for chunk_index_)
@@ -281,26 +323,25 @@ private:
     }
 
     /// The class for a request, or pool_count_ when it goes to the upstream.
-    /// (Shifts only: a division by the class step, a run-time value, slowed the runtime binding measurably:
-    /// docs/measurements/memory_resources.md.)
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
-        std::size_t n = bytes > alignment ? bytes : alignment;
-        if (n <= 8) return 0;
-        if (n > options_.max_block) return pool_count_;
-        const unsigned s = per_doubling_shift_;
-        const unsigned e = detail::floor_log2(n - 1);  // 2^e < n <= 2^(e+1), e >= 3
-        // The m-th of the 2^s classes above 2^e (steps of 2^(e-s)) holds n for m = ceil((n - 2^e) / step),
-        // which is ((n - 1) >> (e - s)) - 2^s + 1; its size is `steps` steps.
-        const unsigned step_shift = e - s;
-        const std::size_t steps = ((n - 1) >> step_shift) + 1;
-        const std::size_t i = (std::size_t{e - 3} << s) + (steps - (std::size_t{1} << s));
+        const std::size_t n = bytes > alignment ? bytes : alignment;  // (>= 1: alignment is)
+        if (RELO_UNLIKELY(n > small_class_limit_)) return class_of_larger(n, alignment);
+        const std::size_t i = small_classes_[(n - 1) >> small_class_shift_];
         // A finer class may be less aligned than asked (40 bytes: 8; 12 bytes: 4): move up to one that is.
-        // Its alignment is its size's lowest bit, known here without reading the class (a loop over the
-        // classes' sizes on every call took a quarter of a shared resource's allocate-and-free).
-        if (RELO_UNLIKELY(alignment > least_class_alignment_ &&
-                          (alignment > max_natural_alignment || ((steps & (~steps + 1)) << step_shift) < alignment)))
+        if (RELO_UNLIKELY(alignment > least_class_alignment_) && natural_alignment(pools_[i].size) < alignment)
             return aligned_class_from(i, alignment);
-        return i < pool_count_ ? i : pool_count_;
+        return i;
+    }
+
+    /// class_of for the requests past the table: computed, out of line (so that the inline fast paths
+    /// stay small enough for the compiler to inline their callers in turn).
+    RELO_NOINLINE std::size_t class_of_larger(std::size_t n, std::size_t alignment) const noexcept {
+        if (n > options_.max_block) return pool_count_;
+        const std::size_t i = detail::multipool_class_by_size(n, per_doubling_shift_);
+        if (i >= pool_count_) return pool_count_;
+        return alignment > least_class_alignment_ && natural_alignment(pools_[i].size) < alignment
+                   ? aligned_class_from(i, alignment)
+                   : i;
     }
 
     /// The first class from i on whose blocks are aligned to `alignment`, or pool_count_.

@@ -138,9 +138,7 @@ public:
         if (RELO_UNLIKELY(own == nullptr)) return allocate_from_shard(i);
         const bins_guard g(*own);
         bin& b = own->bins[i];
-        void* p = RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(b, i);
-        b.net.store(b.net.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        return p;
+        return RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(b, i);
     }
 
     /// As multipool_resource::deallocate; a pool block goes to the calling thread's bin.
@@ -154,8 +152,7 @@ public:
         const bins_guard g(*own);
         bin& b = own->bins[i];
         push(b, block, i);
-        b.net.store(b.net.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-        if (RELO_UNLIKELY(b.count > 2 * batches_[i])) give_batch_of_bin(b, i);
+        if (RELO_UNLIKELY(b.count.load(std::memory_order_relaxed) > b.limit)) give_batch_of_bin(b, i);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
@@ -175,8 +172,8 @@ public:
         for (thread_bins* t = caches_; t != nullptr; t = t->next) {
             for (std::size_t c = 0; c < classes; ++c) {
                 t->bins[c].head = nullptr;
-                t->bins[c].count = 0;
-                t->bins[c].net.store(0, std::memory_order_relaxed);
+                t->bins[c].count.store(0, std::memory_order_relaxed);
+                t->bins[c].received.store(0, std::memory_order_relaxed);
             }
         }
     }
@@ -197,7 +194,7 @@ public:
         guard g(caches_lock_);
         for (const thread_bins* t = caches_; t != nullptr; t = t->next) {
             for (std::size_t c = 0; c < class_table().pool_count_; ++c)
-                total += static_cast<std::size_t>(t->bins[c].net.load(std::memory_order_relaxed)) * size_of(c);
+                total += static_cast<std::size_t>(t->bins[c].handed_out()) * size_of(c);
         }
         return total;
     }
@@ -206,7 +203,7 @@ public:
     std::size_t own_bin_blocks(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
         const std::size_t i = class_table().class_of(bytes, alignment);
         thread_bins* const own = i < class_table().pool_count_ ? own_bins() : nullptr;
-        return own != nullptr ? own->bins[i].count : 0;
+        return own != nullptr ? own->bins[i].count.load(std::memory_order_relaxed) : 0;
     }
     std::size_t upstream_bytes() noexcept { return sum([](const multipool_resource& p) { return p.upstream_bytes(); }); }
     const multipool_options& options() const noexcept { return shards_[0].pool->options(); }
@@ -335,10 +332,27 @@ private:
     // or an atomic read-modify-write; a bin exchanges a batch at a time with the class's depot, or with
     // the thread's shard, which makes new blocks from its chunks. A bin holds at most two batches.
 
+    /// (The counts are atomic for bytes_in_use, which reads them from another thread; their owner only
+    /// loads and stores them. The blocks handed out less those taken back, which bytes_in_use needs, are
+    /// received less count: kept that way, allocate and deallocate change one count, not two.)
     struct bin {
         void* head = nullptr;  // free blocks, linked and poisoned as on a pool's free list
-        std::size_t count = 0;
-        std::atomic<std::ptrdiff_t> net{0};  // blocks handed out less blocks taken back (bytes_in_use)
+        std::atomic<std::size_t> count{0};
+        std::atomic<std::ptrdiff_t> received{0};  // blocks from the depot and the shard less blocks given back
+        std::size_t limit = 0;                    // count past which a batch goes to the depot: two batches
+        std::ptrdiff_t handed_out() const noexcept {
+            return received.load(std::memory_order_relaxed) -
+                   static_cast<std::ptrdiff_t>(count.load(std::memory_order_relaxed));
+        }
+        void add(std::size_t blocks) noexcept {
+            count.store(count.load(std::memory_order_relaxed) + blocks, std::memory_order_relaxed);
+        }
+        void take(std::size_t blocks) noexcept {
+            count.store(count.load(std::memory_order_relaxed) - blocks, std::memory_order_relaxed);
+        }
+        void receive(std::ptrdiff_t blocks) noexcept {
+            received.store(received.load(std::memory_order_relaxed) + blocks, std::memory_order_relaxed);
+        }
     };
     struct alignas(64) thread_bins {
         thread_bins* next = nullptr;  // the resource's list of them (under caches_lock_)
@@ -434,6 +448,7 @@ private:
             delete t;
             return nullptr;
         }
+        for (std::size_t c = 0; c < class_table().pool_count_; ++c) t->bins[c].limit = 2 * batches_[c];
         t->taken = true;
         t->next = caches_;
         caches_ = t;
@@ -458,8 +473,10 @@ private:
             const bins_guard g(t);
             for (std::size_t i = 0; i < class_table().pool_count_; ++i) {
                 bin& b = t.bins[i];
-                if (b.count != 0) give_to_depot(b.head, i, b.count);
-                b.count = 0;
+                const std::size_t n = b.count.load(std::memory_order_relaxed);
+                if (n != 0) give_to_depot(b.head, i, n);
+                b.take(n);
+                b.receive(-static_cast<std::ptrdiff_t>(n));
             }
         }
         guard g(caches_lock_);
@@ -470,20 +487,21 @@ private:
 
     /// A block of bin b (class i), which has one.
     RELO_ALWAYS_INLINE void* pop(bin& b, std::size_t i) noexcept {
-        --b.count;
+        b.take(1);
         return multipool_resource::pop_free(b.head, size_of(i));
     }
 
     /// Puts a block of class i on bin b, as a pool's free list holds it.
     RELO_ALWAYS_INLINE void push(bin& b, void* block, std::size_t i) noexcept {
         multipool_resource::push_free(b.head, block, size_of(i));
-        ++b.count;
+        b.add(1);
     }
 
     /// A batch of bin b (class i), which holds more than two, to the depot.
     RELO_NOINLINE void give_batch_of_bin(bin& b, std::size_t i) noexcept {
         give_to_depot(b.head, i, batches_[i]);
-        b.count -= batches_[i];
+        b.take(batches_[i]);
+        b.receive(-static_cast<std::ptrdiff_t>(batches_[i]));
     }
 
     /// Fills the empty bin b (class i) with a batch: from the depot, or from the thread's shard (its free
@@ -491,18 +509,24 @@ private:
     /// when the upstream does and nothing was found.
     RELO_NOINLINE void* refill_and_pop(bin& b, std::size_t i) {
         const std::size_t n = batches_[i];
-        if (depots_[i].count.load(std::memory_order_relaxed) != 0) b.count += take_from_depot(b.head, i, n);
+        if (depots_[i].count.load(std::memory_order_relaxed) != 0) {
+            const std::size_t got = take_from_depot(b.head, i, n);
+            b.add(got);
+            b.receive(static_cast<std::ptrdiff_t>(got));
+        }
         if (b.head == nullptr) {
             shard& s = own_shard();
             guard g(s.lock);
             multipool_resource::pool& p = s.pool->pools_[i];
-            for (std::size_t k = 0; k < n; ++k) {
+            std::size_t k = 0;
+            for (; k < n; ++k) {
                 if (p.free == nullptr && p.next == p.end && k != 0) break;  // (a new chunk only for the first)
                 if (p.free != nullptr) --s.free_blocks[i];
-                void* block = s.pool->allocate_in(i);
+                void* block = s.pool->allocate_in(i);  // (throws only for the first, with nothing taken)
                 --p.in_use;  // (the bin counts its own)
                 push(b, block, i);
             }
+            b.receive(static_cast<std::ptrdiff_t>(k));
         }
         return pop(b, i);
     }

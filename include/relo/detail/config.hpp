@@ -92,7 +92,7 @@ inline void keep_in_memory(const T& value) noexcept {
 }
 
 /// floor(log2 x), for x >= 1 (the multipool's size classes, the profiler's histograms).
-inline unsigned floor_log2(unsigned long long x) noexcept {
+constexpr unsigned floor_log2(unsigned long long x) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
     return static_cast<unsigned>(63 - __builtin_clzll(x));
 #else
