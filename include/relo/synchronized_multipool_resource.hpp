@@ -151,8 +151,7 @@ public:
         if (RELO_UNLIKELY(own == nullptr)) return deallocate_to_shard(block, i);
         const bins_guard g(*own);
         bin& b = own->bins[i];
-        push(b, block, i);
-        if (RELO_UNLIKELY(b.count.load(std::memory_order_relaxed) > b.limit)) give_batch_of_bin(b, i);
+        if (RELO_UNLIKELY(push(b, block, i) > b.limit)) give_batch_of_bin(b, i);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
@@ -344,8 +343,12 @@ private:
             return received.load(std::memory_order_relaxed) -
                    static_cast<std::ptrdiff_t>(count.load(std::memory_order_relaxed));
         }
-        void add(std::size_t blocks) noexcept {
-            count.store(count.load(std::memory_order_relaxed) + blocks, std::memory_order_relaxed);
+        /// (The new count, from the value stored rather than a load after the store: a store and a load of
+        /// an atomic are not merged, and the load waited on the store.)
+        std::size_t add(std::size_t blocks) noexcept {
+            const std::size_t n = count.load(std::memory_order_relaxed) + blocks;
+            count.store(n, std::memory_order_relaxed);
+            return n;
         }
         void take(std::size_t blocks) noexcept {
             count.store(count.load(std::memory_order_relaxed) - blocks, std::memory_order_relaxed);
@@ -491,10 +494,10 @@ private:
         return multipool_resource::pop_free(b.head, size_of(i));
     }
 
-    /// Puts a block of class i on bin b, as a pool's free list holds it.
-    RELO_ALWAYS_INLINE void push(bin& b, void* block, std::size_t i) noexcept {
+    /// Puts a block of class i on bin b, as a pool's free list holds it; the bin's count after.
+    RELO_ALWAYS_INLINE std::size_t push(bin& b, void* block, std::size_t i) noexcept {
         multipool_resource::push_free(b.head, block, size_of(i));
-        b.add(1);
+        return b.add(1);
     }
 
     /// A batch of bin b (class i), which holds more than two, to the depot.
