@@ -193,12 +193,17 @@ def _multipool_totals(v):
     in_use = int(v["upstream_bytes_"])
     for i in range(int(v["pool_count_"])):
         in_use += int(pools[i]["in_use"]) * int(pools[i]["size"])
-    chunks, held = 0, int(v["upstream_held_"])
+    chunks, held, seen = 0, int(v["upstream_held_"]), 0
+    pool_count = int(v["pool_count_"])
     c = v["chunks_"]
-    while int(c) != 0 and chunks < _MAX_CHUNKS:
-        chunks += 1
-        held += int(c.dereference()["bytes"])
-        c = c.dereference()["previous"]
+    while int(c) != 0 and seen < _MAX_CHUNKS:
+        seen += 1
+        chunk = c.dereference()
+        if int(chunk["pool"]) < pool_count:  # (not the block of first chunks, which no pool owns)
+            chunks += 1
+        if int(chunk["base"]) != 0:  # (a first chunk cut from that block: counted in it)
+            held += int(chunk["bytes"])
+        c = chunk["previous"]
     return in_use, chunks, held, int(v["upstream_count_"])
 
 

@@ -194,12 +194,16 @@ def _multipool_totals(v):
     for i in range(_unsigned(v, "pool_count_")):
         pool = v.CreateValueFromAddress("pool", pools.GetValueAsUnsigned() + i * pool_type.GetByteSize(), pool_type)
         in_use += _unsigned(pool, "in_use") * _unsigned(pool, "size")
-    chunks, held = 0, _unsigned(v, "upstream_held_")
+    chunks, held, seen = 0, _unsigned(v, "upstream_held_"), 0
+    pool_count = _unsigned(v, "pool_count_")
     c = _member(v, "chunks_")
-    while c.GetValueAsUnsigned() and chunks < _MAX_CHUNKS:
+    while c.GetValueAsUnsigned() and seen < _MAX_CHUNKS:
+        seen += 1
         chunk = c.Dereference()
-        chunks += 1
-        held += _unsigned(chunk, "bytes")
+        if _unsigned(chunk, "pool") < pool_count:  # (not the block of first chunks, which no pool owns)
+            chunks += 1
+        if _member(chunk, "base").GetValueAsUnsigned():  # (a first chunk cut from that block: counted in it)
+            held += _unsigned(chunk, "bytes")
         c = _member(chunk, "previous")
     return in_use, chunks, held, _unsigned(v, "upstream_count_")
 

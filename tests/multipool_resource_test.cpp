@@ -232,6 +232,51 @@ TEST(MultipoolResource, ChunksGrowFromAFewBlocksUpToTheCap) {
     EXPECT_EQ(upstream.live_blocks(), chunks);
 }
 
+// The first chunk of every pool but the first one the resource fills is cut from one block of 2 KiB while
+// it has room (a small structure goes through several classes); what the upstream sees, what the
+// introspection says, and that release() starts over.
+TEST(MultipoolResource, FirstChunksOfLaterPoolsShareOneBlock) {
+    checking_resource upstream;
+    multipool_resource r(&upstream);  // (first chunks of 8 blocks: those of 16, 32 and 64 bytes fit in one)
+    for (int round = 0; round < 2; ++round) {
+        std::vector<std::pair<char*, std::size_t>> blocks;
+        for (std::size_t bytes : {8, 16, 32, 64, 16, 64}) {
+            auto* p = static_cast<char*>(r.allocate(bytes, 8));  // (at 8: the 8-byte class too)
+            std::memset(p, static_cast<int>(bytes), bytes);
+            blocks.emplace_back(p, bytes);
+        }
+        ASSERT_EQ(upstream.live_blocks(), 2u) << "the first pool's chunk, and the block of the others' first";
+        std::vector<std::size_t> sizes;
+        for (const auto& [p, b] : upstream.live()) sizes.push_back(b.bytes);
+        std::sort(sizes.begin(), sizes.end());
+        EXPECT_EQ(sizes.back(), 2048u);
+        std::size_t held = 0;
+        for (std::size_t i = 0; i < 4; ++i) {
+            EXPECT_EQ(r.stats(i).chunks, 1u) << "class " << i;
+            EXPECT_GT(r.stats(i).bytes_held, 8 * r.stats(i).block_size);
+            held += r.stats(i).bytes_held;
+        }
+        EXPECT_EQ(r.stats(0).bytes_held, sizes.front());
+        EXPECT_LE(held - sizes.front(), 2048u) << "the others' first chunks, inside the block";
+        EXPECT_EQ(r.upstream_bytes(), upstream.live_bytes()) << "the block counted once";
+        for (const auto& [p, bytes] : blocks)
+            for (std::size_t k = 0; k < bytes; ++k) ASSERT_EQ(static_cast<unsigned char>(p[k]), bytes);
+        std::sort(blocks.begin(), blocks.end());
+        for (std::size_t i = 1; i < blocks.size(); ++i)
+            ASSERT_LE(blocks[i - 1].first + blocks[i - 1].second, blocks[i].first);
+        // A first chunk of more than half the block (8 blocks of 128 bytes) takes a chunk of its own.
+        void* large = r.allocate(128, 8);
+        EXPECT_EQ(upstream.live_blocks(), 3u);
+        EXPECT_EQ(r.stats(4).bytes_held, upstream.live_bytes() - sizes[0] - sizes[1]);
+        r.deallocate(large, 128, 8);
+        for (const auto& [p, bytes] : blocks) r.deallocate(p, bytes, 8);
+        EXPECT_EQ(r.bytes_in_use(), 0u);
+        r.release();
+        EXPECT_EQ(upstream.live_blocks(), 0u);
+        EXPECT_EQ(r.upstream_bytes(), 0u);
+    }
+}
+
 TEST(MultipoolResource, LargeRequestsGoToTheUpstreamAndReleaseGivesEverythingBack) {
     checking_resource upstream;
     multipool_resource r(&upstream);

@@ -223,7 +223,8 @@ public:
     /// pools when the options ask for more than 16 classes). O(chunks).
     std::size_t upstream_bytes() const noexcept {
         std::size_t total = upstream_held_ + (pools_ != inline_pools_ ? pool_count_ * sizeof(pool) : 0);
-        for (const chunk* c = chunks_; c != nullptr; c = c->previous) total += c->bytes;
+        for (const chunk* c = chunks_; c != nullptr; c = c->previous)
+            if (c->base != nullptr) total += c->bytes;  // (a chunk cut from the first chunks' block: in it)
         return total;
     }
     /// Blocks passed through to the upstream and not given back.
@@ -273,13 +274,21 @@ private:
         std::size_t next_blocks;  // in the pool's next chunk
     };
     /// At the end of every chunk (after its blocks): the chunks of all pools form one list.
+    /// (A pool's first chunk may be cut from the resource's block of first chunks, below: its base is then
+    /// null, and it goes back with that block. The block itself is a chunk of no pool, pool_count_, with
+    /// no blocks: its first_block is its header.)
     struct chunk {
         chunk* previous;
-        void* base;         // as allocated from the upstream
+        void* base;         // as allocated from the upstream (null: cut from the block of first chunks)
         char* first_block;  // base, aligned up to the class's alignment
         std::size_t bytes;
         std::size_t pool;
     };
+    /// The pools' first chunks (but the resource's very first) are cut from one block of this many bytes,
+    /// while it has room, when they are at most half of it: a resource made for a small structure took a
+    /// chunk from the upstream, and gave it back, for every class its structure went through (a vector<int>
+    /// growing to 64 elements: six). (docs/measurements/memory_resources.md, "First chunks from one block".)
+    static constexpr std::size_t first_chunks_block = 2048;
     /// Every chunk is asked of the upstream at this alignment (the global heap's fast path).
     static constexpr std::size_t chunk_alignment = alignof(std::max_align_t);
     /// In front of every block passed through to the upstream: they form a doubly-linked list.
@@ -307,6 +316,8 @@ private:
     unsigned small_class_shift_ = 3;               // its step: 8 >> per_doubling_shift_ bytes, as a shift
     std::size_t small_class_limit_ = 0;            // the largest request it answers
     chunk* chunks_ = nullptr;
+    char* first_chunks_next_ = nullptr;  // the room left in the block of first chunks
+    char* first_chunks_end_ = nullptr;
     upstream_block* upstream_list_ = nullptr;
     std::size_t chunk_epoch_ = 0;  // how many times the chunks were given back (for chunk_index_)
     detail::chunk_index chunk_index_;  // (hardened checks only)
@@ -365,8 +376,11 @@ private:
             (slack + blocks * p.size + alignof(chunk) - 1) / alignof(chunk) * alignof(chunk);
         const std::size_t bytes = header_at + sizeof(chunk);
         char* base;
+        bool cut = false;  // from the block of first chunks
         try {
-            base = static_cast<char*>(detail::take_chunk(upstream_, bytes, chunk_alignment));
+            base = p.next_blocks == options_.first_blocks && chunks_ != nullptr ? cut_first_chunk(bytes) : nullptr;
+            cut = base != nullptr;
+            if (!cut) base = static_cast<char*>(detail::take_chunk(upstream_, bytes, chunk_alignment));
         } catch (...) {
             --p.in_use;  // (counted by allocate before it came here)
             throw;
@@ -374,7 +388,7 @@ private:
         char* const first = base + ((std::uintptr_t{0} - reinterpret_cast<std::uintptr_t>(base)) & (block_alignment - 1));
         auto* c = reinterpret_cast<chunk*>(base + header_at);
         c->previous = chunks_;
-        c->base = base;
+        c->base = cut ? nullptr : base;
         c->first_block = first;
         c->bytes = bytes;
         c->pool = i;
@@ -386,14 +400,40 @@ private:
         return hand_out(p.size, first);
     }
 
+    /// `bytes` (a pool's first chunk, not the resource's first) from the block of first chunks: a new block
+    /// when the one in use has no room left for them; null when they are more than half a block.
+    /// Throws what the upstream throws.
+    char* cut_first_chunk(std::size_t bytes) {
+        if (bytes > first_chunks_block / 2) return nullptr;
+        const std::size_t step = (bytes + chunk_alignment - 1) / chunk_alignment * chunk_alignment;  // (the next at 16)
+        if (static_cast<std::size_t>(first_chunks_end_ - first_chunks_next_) < step) {
+            char* const block = static_cast<char*>(detail::take_chunk(upstream_, first_chunks_block, chunk_alignment));
+            auto* c = reinterpret_cast<chunk*>(block + first_chunks_block - sizeof(chunk));
+            c->previous = chunks_;
+            c->base = block;
+            c->first_block = reinterpret_cast<char*>(c);  // (no blocks of its own: an empty range)
+            c->bytes = first_chunks_block;
+            c->pool = pool_count_;
+            chunks_ = c;
+            first_chunks_next_ = block;
+            first_chunks_end_ = reinterpret_cast<char*>(c);
+            detail::poison(block, first_chunks_block - sizeof(chunk));  // (not cut yet)
+        }
+        char* const cut = first_chunks_next_;
+        first_chunks_next_ += step;
+        detail::unpoison(cut, bytes);
+        return cut;
+    }
+
     /// Every chunk and every upstream block back to the upstream; the pools are left as they were.
     void give_back_chunks_and_upstream_blocks() noexcept {
         ++chunk_epoch_;
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
+            if (c->base != nullptr) detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
         }
+        first_chunks_next_ = first_chunks_end_ = nullptr;
         while (upstream_list_ != nullptr) {
             upstream_block* const l = upstream_list_;
             upstream_list_ = l->next;

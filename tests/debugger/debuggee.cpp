@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
 
     relo::multipool_resource multipool;
     for (int i = 0; i < 10; ++i) (void)multipool.allocate(24);
+    (void)multipool.allocate(100);  // (a later pool's first chunk: cut from the block of first chunks)
     void* big = multipool.allocate(100000);
     relo::multipool_resource multipool_empty;
     const auto multipool_text = [](const relo::multipool_resource& m) {
