@@ -277,8 +277,9 @@ private:
         keep_first_pages(base, limit);
         while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
             drop_cached(c, 0);  // (the oldest go)
-        if (warm_budget_left() < os::page_size()) return os::release(base, h.reserved);
-        keep_first_pages(base, warm_budget_left());
+        const std::size_t room = warm_budget_left();
+        if (room < os::page_size()) return os::release(base, h.reserved);
+        keep_first_pages(base, room);
         if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads took it)
         warm_block_thread_cache::arm(c);
         c.entries[c.count++] = {base, h.reserved, h.committed};
