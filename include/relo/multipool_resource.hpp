@@ -337,8 +337,12 @@ private:
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
         const std::size_t n = bytes > alignment ? bytes : alignment;  // (>= 1: alignment is)
         if (RELO_UNLIKELY(n > small_class_limit_)) return class_of_larger(n, alignment);
-        const std::size_t i = small_classes_[(n - 1) >> small_class_shift_];
-        // A finer class may be less aligned than asked (40 bytes: 8; 12 bytes: 4): move up to one that is.
+        return aligned_class(small_classes_[(n - 1) >> small_class_shift_], alignment);
+    }
+
+    /// Class i, or when its blocks are less aligned than asked (a finer class: 40 bytes are aligned to 8,
+    /// 12 bytes to 4) the first class above it that is.
+    RELO_ALWAYS_INLINE std::size_t aligned_class(std::size_t i, std::size_t alignment) const noexcept {
         if (RELO_UNLIKELY(alignment > least_class_alignment_) && natural_alignment(pools_[i].size) < alignment)
             return aligned_class_from(i, alignment);
         return i;
@@ -349,10 +353,7 @@ private:
     RELO_NOINLINE std::size_t class_of_larger(std::size_t n, std::size_t alignment) const noexcept {
         if (n > options_.max_block) return pool_count_;
         const std::size_t i = detail::multipool_class_by_size(n, per_doubling_shift_);
-        if (i >= pool_count_) return pool_count_;
-        return alignment > least_class_alignment_ && natural_alignment(pools_[i].size) < alignment
-                   ? aligned_class_from(i, alignment)
-                   : i;
+        return i < pool_count_ ? aligned_class(i, alignment) : pool_count_;
     }
 
     /// The first class from i on whose blocks are aligned to `alignment`, or pool_count_.
@@ -386,18 +387,23 @@ private:
             throw;
         }
         char* const first = base + ((std::uintptr_t{0} - reinterpret_cast<std::uintptr_t>(base)) & (block_alignment - 1));
-        auto* c = reinterpret_cast<chunk*>(base + header_at);
-        c->previous = chunks_;
-        c->base = cut ? nullptr : base;
-        c->first_block = first;
-        c->bytes = bytes;
-        c->pool = i;
-        chunks_ = c;
+        add_chunk(base + header_at, cut ? nullptr : base, first, bytes, i);
         if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
         p.next = first + p.size;
         p.end = first + blocks * p.size;
         detail::poison(p.next, static_cast<std::size_t>(p.end - p.next));  // (blocks not handed out yet)
         return hand_out(p.size, first);
+    }
+
+    /// Puts a chunk's header at `at` (the end of its blocks) and the chunk at the head of the list.
+    void add_chunk(char* at, void* base, char* first_block, std::size_t bytes, std::size_t pool_index) noexcept {
+        auto* c = reinterpret_cast<chunk*>(at);
+        c->previous = chunks_;
+        c->base = base;
+        c->first_block = first_block;
+        c->bytes = bytes;
+        c->pool = pool_index;
+        chunks_ = c;
     }
 
     /// `bytes` (a pool's first chunk, not the resource's first) from the block of first chunks: a new block
@@ -408,15 +414,10 @@ private:
         const std::size_t step = (bytes + chunk_alignment - 1) / chunk_alignment * chunk_alignment;  // (the next at 16)
         if (static_cast<std::size_t>(first_chunks_end_ - first_chunks_next_) < step) {
             char* const block = static_cast<char*>(detail::take_chunk(upstream_, first_chunks_block, chunk_alignment));
-            auto* c = reinterpret_cast<chunk*>(block + first_chunks_block - sizeof(chunk));
-            c->previous = chunks_;
-            c->base = block;
-            c->first_block = reinterpret_cast<char*>(c);  // (no blocks of its own: an empty range)
-            c->bytes = first_chunks_block;
-            c->pool = pool_count_;
-            chunks_ = c;
+            char* const header = block + first_chunks_block - sizeof(chunk);
+            add_chunk(header, block, header, first_chunks_block, pool_count_);  // (no blocks: an empty range)
             first_chunks_next_ = block;
-            first_chunks_end_ = reinterpret_cast<char*>(c);
+            first_chunks_end_ = header;
             detail::poison(block, first_chunks_block - sizeof(chunk));  // (not cut yet)
         }
         char* const cut = first_chunks_next_;
