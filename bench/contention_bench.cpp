@@ -20,13 +20,18 @@
 //
 // And what a pool of threads keeps once idle:
 //
-//   contention_bench idle-pool --impl std|relo --threads W
+//   contention_bench idle-pool --impl std|relo --threads W [--active-ms T]
 //       W threads each build and destroy a vector of 12 Mi ints (48 MiB; std::vector or relo::vector) and
 //       a std::pmr::vector of 20,000 std::pmr::vector<int> of 100 ints on a monotonic resource of its own
 //       (std::pmr::monotonic_buffer_resource or relo::monotonic_resource), then sleep until all are done;
-//       printed: the process's resident memory then (resident_kb), beside its peak.
+//       printed: the process's resident memory then (resident_kb), beside its peak. With T > 0 the main
+//       thread then stays active for T ms while the pool sleeps (every 100 us a std::pmr::vector of 1,000
+//       ints on a multipool resource of its own: std::pmr::unsynchronized_pool_resource or
+//       relo::multipool_resource) and the resident memory after that is printed too (resident_later_kb):
+//       what is given back over time.
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory_resource>
@@ -258,10 +263,27 @@ void build_and_destroy() {
     keep(rows.back().back());
 }
 
+/// A thread's small work while the others are idle, for `ms` milliseconds: every 100 us a vector of 1,000
+/// ints on a pool resource of its own.
+template <class Pools>
+void stay_active(long ms) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < end) {
+        {
+            Pools pools;
+            std::pmr::vector<int> v(&pools);
+            for (int i = 0; i < 1000; ++i) v.push_back(i);
+            keep(v.back());
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+}
+
 int run_idle_pool(const options& opt) {
     const std::string impl = opt.required("impl");
     const long workers = opt.number("threads", 8);
-    if (workers < 1 || workers > 256) options::usage_error("need 1 <= --threads <= 256");
+    const long active_ms = opt.number("active-ms", 0);
+    if (workers < 1 || workers > 256 || active_ms < 0) options::usage_error("need 1 <= --threads <= 256, --active-ms >= 0");
     if (impl != "std" && impl != "relo") options::usage_error("unknown implementation " + impl);
     std::mutex m;
     std::condition_variable changed;
@@ -281,16 +303,28 @@ int run_idle_pool(const options& opt) {
             changed.wait(lock, [&] { return ending; });
         });
     long resident_kb = 0;
+    long resident_later_kb = 0;
     {
         std::unique_lock<std::mutex> lock(m);
         changed.wait(lock, [&] { return done == workers; });
         resident_kb = process_counters::rss_kb();
+        if (active_ms > 0) {
+            lock.unlock();
+            if (impl == "std") {
+                stay_active<std::pmr::unsynchronized_pool_resource>(active_ms);
+            } else {
+                stay_active<relo::multipool_resource>(active_ms);
+            }
+            resident_later_kb = process_counters::rss_kb();
+            lock.lock();
+        }
         ending = true;
     }
     changed.notify_all();
     for (std::thread& t : threads) t.join();
     json_line out;
     out.add("impl", impl).add("threads", workers).add("resident_kb", resident_kb);
+    if (active_ms > 0) out.add("active_ms", active_ms).add("resident_later_kb", resident_later_kb);
     out.add("max_rss_kb", process_counters::read().max_rss_kb);
     out.print();
     return 0;

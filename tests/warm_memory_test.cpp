@@ -1,12 +1,17 @@
 // relo/warm_memory.hpp: one policy over the three per-thread caches (chunks, large blocks, reservations) —
 // what each kind of container and resource leaves for the next, what warm_memory() reports, that
-// trim_warm_memory(), a limit of 0 and the thread's end give it all back, and that every thread's caches
-// together keep at most the process's warm budget.
+// trim_warm_memory(), a limit of 0 and the thread's end give it all back, that every thread's caches
+// together keep at most the process's warm budget, and that another thread gives back what an idle thread
+// keeps (trim_idle_warm_memory, the activity of other threads after the idle delay, a budget refused).
 #include "relo/warm_memory.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -42,6 +47,7 @@ protected:
         relo::set_large_block_cache_limit(block_limit_);
         relo::set_reservation_cache_limit(reservation_limit_);
         relo::set_warm_memory_limit(process_limit_);
+        relo::set_warm_memory_idle_delay(idle_delay_);
         relo::trim_warm_memory();
     }
 
@@ -50,6 +56,7 @@ private:
     std::size_t block_limit_ = relo::large_block_cache_limit();
     std::size_t reservation_limit_ = relo::reservation_cache_limit();
     std::size_t process_limit_ = relo::warm_memory_limit();
+    std::chrono::nanoseconds idle_delay_ = relo::warm_memory_idle_delay();
     std::size_t others_ = 0;
 };
 
@@ -294,6 +301,193 @@ TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
     EXPECT_EQ(relo::warm_memory().total(), 0u);
     EXPECT_EQ(process_bytes(), 0u);
     EXPECT_EQ(relo::warm_memory().reservations, 0u);
+}
+
+/// A thread that runs `fill`, reports what its caches keep, then waits (idle) until resumed and runs `then`.
+class parked_thread {
+public:
+    parked_thread(std::function<void()> fill, std::function<void()> then)
+        : thread_([this, fill = std::move(fill), then = std::move(then)] {
+              fill();
+              {
+                  std::unique_lock<std::mutex> lock(mutex_);
+                  kept_ = relo::warm_memory().total();
+                  parked_ = true;
+                  changed_.notify_all();
+                  changed_.wait(lock, [this] { return resumed_; });
+              }
+              then();
+          }) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [this] { return parked_; });
+    }
+    parked_thread(const parked_thread&) = delete;
+    parked_thread& operator=(const parked_thread&) = delete;
+    ~parked_thread() { resume_and_join(); }
+
+    /// What the thread's caches kept when it parked.
+    std::size_t kept() const noexcept { return kept_; }
+
+    void resume_and_join() {
+        if (!thread_.joinable()) return;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            resumed_ = true;
+        }
+        changed_.notify_all();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool parked_ = false;
+    bool resumed_ = false;
+    std::size_t kept_ = 0;
+    std::thread thread_;  // (last: started once the rest is made)
+};
+
+TEST_F(WarmMemory, AnotherThreadGivesBackWhatAnIdleThreadKeeps) {
+    int* vector_block = nullptr;
+    std::size_t after_trim = 1;
+    std::size_t kept_again = 0;
+    parked_thread parked(
+        [&] {
+            const relo::vector<int> v(std::size_t{1} << 20, 1);
+            vector_block = const_cast<int*>(v.data());
+            relo::multipool_resource pools;
+            for (int i = 0; i < 1000; ++i) (void)pools.allocate(256);
+            use_arena(16 * mib, mib);
+        },
+        [&] {
+            after_trim = relo::warm_memory().total();
+            { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+            kept_again = relo::warm_memory().total();
+        });
+    const std::size_t kept = parked.kept();
+    EXPECT_GE(kept, 5 * mib) << "the vector's 4 MiB block, the arena's reservation, the pools' chunks";
+    EXPECT_EQ(process_bytes(), kept);
+    if (!relo::idle_warm_memory_can_be_trimmed()) {  // (the POSIX path and Windows: only a thread's end gives it back)
+        EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), 0u);
+        EXPECT_EQ(process_bytes(), kept);
+        return;
+    }
+    EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::hours(1)), 0u) << "not idle for that long";
+    EXPECT_EQ(process_bytes(), kept);
+    EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), kept) << "the idle thread's three caches";
+    EXPECT_EQ(process_bytes(), 0u);
+    EXPECT_EQ(resident_pages(vector_block, page()), static_cast<std::size_t>(-1)) << "unmapped by this thread";
+    EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), 0u) << "nothing left to give back";
+    parked.resume_and_join();
+    EXPECT_EQ(after_trim, 0u) << "the owner sees its caches emptied";
+    EXPECT_GE(kept_again, 4 * mib) << "and they keep again";
+}
+
+TEST_F(WarmMemory, ACacheItsOwnerIsInIsNotEmptied) {
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    std::size_t chunks_kept = 0;
+    std::size_t chunks_after_visit = 1;
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool inside = false;
+    bool leave = false;
+    std::thread owner([&] {
+        {
+            relo::multipool_resource pools;
+            for (int i = 0; i < 1000; ++i) (void)pools.allocate(256);
+        }
+        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+        chunks_kept = relo::chunk_cache_bytes();
+        {
+            // Inside its chunk cache (as in the middle of taking a chunk) until told to leave.
+            const relo::detail::owner_visit visit(relo::detail::chunk_cache());
+            std::unique_lock<std::mutex> lock(mutex);
+            inside = true;
+            changed.notify_all();
+            changed.wait(lock, [&] { return leave; });
+        }
+        chunks_after_visit = relo::chunk_cache_bytes();
+    });
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return inside; });
+    }
+    EXPECT_GT(chunks_kept, 0u);
+    const std::size_t kept = process_bytes();
+    EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), kept - chunks_kept)
+        << "its large block, not the chunks of the cache it is in";
+    EXPECT_EQ(process_bytes(), chunks_kept);
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        leave = true;
+    }
+    changed.notify_all();
+    owner.join();
+    EXPECT_EQ(chunks_after_visit, chunks_kept) << "left alone while it was inside";
+}
+
+TEST_F(WarmMemory, ActivityGivesBackWhatIdleThreadsKeepOnceTheDelayHasPassed) {
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    const auto delay = std::chrono::milliseconds(30);
+    relo::set_warm_memory_idle_delay(delay);
+    EXPECT_EQ(relo::warm_memory_idle_delay(), delay);
+    parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); }, [] {});
+    EXPECT_GE(process_bytes(), 4 * mib);
+    const auto start = std::chrono::steady_clock::now();
+    auto waited = std::chrono::steady_clock::duration{};
+    // This thread's visits to its own cache (every 256th looks for idle caches), until they give it back.
+    while (process_bytes() != 0 && waited < std::chrono::seconds(10)) {
+        for (int i = 0; i < 4096; ++i) (void)relo::chunk_cache_bytes();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        waited = std::chrono::steady_clock::now() - start;
+    }
+    EXPECT_EQ(process_bytes(), 0u) << "given back by this thread's activity";
+    EXPECT_GE(waited, delay) << "not before the thread was idle for the delay";
+}
+
+TEST_F(WarmMemory, ABlockTheBudgetRefusesTakesWhatIdleThreadsKeep) {
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    relo::set_warm_memory_limit(others() + 6 * mib);
+    relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));
+    std::size_t parked_after = 1;
+    parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); },
+                         [&] { parked_after = relo::warm_memory().total(); });
+    EXPECT_GE(parked.kept(), 4 * mib);
+    { const relo::vector<int> v(std::size_t{1} << 20, 1); }  // (its 4 MiB do not fit beside the parked thread's)
+    const std::size_t kept_here = relo::warm_memory().total();
+    EXPECT_GE(kept_here, 4 * mib) << "this thread's whole block";
+    EXPECT_EQ(process_bytes(), kept_here);
+    parked.resume_and_join();
+    EXPECT_EQ(parked_after, 0u) << "the idle thread's block went back";
+}
+
+/// Threads that keep and take chunks and blocks while another thread gives back whatever is idle, again
+/// and again: under AddressSanitizer a block given back twice or used after, under ThreadSanitizer a
+/// race between an owner and the thread emptying its caches, would be reported; the budget must balance.
+TEST_F(WarmMemory, OwnersAndAThreadEmptyingIdleCachesNeverMeet) {
+    constexpr int owners = 2;
+    std::atomic<int> running{owners};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < owners; ++t)
+        threads.emplace_back([&running, t] {
+            for (int round = 0; round < 20000; ++round) {
+                {
+                    relo::multipool_resource pools;  // (takes a chunk, gives it back)
+                    auto* p = static_cast<int*>(pools.allocate(sizeof(int)));
+                    *p = round;
+                    if (*p != round) std::abort();
+                }
+                if (round % 64 == 0) {
+                    relo::vector<int> v(static_cast<std::size_t>(40000 + 1000 * t), round);
+                    if (v[v.size() / 2] != round) std::abort();
+                }
+                if (round % 1000 == 0) use_arena(4 * mib, 64 << 10);
+            }
+            running.fetch_sub(1);
+        });
+    while (running.load() != 0) (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(process_bytes(), 0u) << "every block kept was given back once, with its budget (the owners' ends)";
 }
 
 }  // namespace

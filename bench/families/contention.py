@@ -70,23 +70,37 @@ def experiments(ctx):
                         one_or_two_threads),
                  Target("relo's best ≤ 1.0× the best global allocator (glibc and each one preloaded)", RELO,
                         ["AS1"] + [i for i in every if i.startswith("AS1+")], 1.0)])] + \
-        pattern_experiments(ctx) + [idle_pool_experiment(ctx)]
+        pattern_experiments(ctx) + idle_pool_experiments(ctx)
 
 
-def idle_pool_experiment(ctx):
-    """What a pool of threads keeps resident once its threads are idle: relo's warm memory against glibc."""
+def idle_pool_experiments(ctx):
+    """What a pool of threads keeps resident once its threads are idle, then once another thread has been
+    active for longer than relo's idle delay: relo's warm memory against glibc."""
     threads = ctx.pick({"smoke": [2], "quick": [8], "full": [8, 64]})
-    return Experiment(
-        "idle-pool", "A pool of idle threads: the memory kept",
-        "W threads each build and destroy a 48 MiB vector of ints and a vector of 20,000 vectors of 100 ints "
-        "on a monotonic resource of its own, then sleep; the process's resident memory once all are idle. "
-        "std: std::vector and std::pmr::monotonic_buffer_resource on glibc; relo: relo::vector and "
-        "relo::monotonic_resource, whose freed memory relo keeps warm for the threads' next containers, within "
-        "one budget for the process (relo::warm_memory_limit). Ratios of resident memory to std's.",
-        PROGRAM, ["std", "relo"], "std",
-        [(f"W={w}", ["idle-pool", "--threads", str(w)]) for w in threads], metric="resident_kb",
-        summary=("relo", ["std"]), pinned=False,
-        targets=[Target("resident memory of the idle pool ≤ 1.0× std's", "relo", "std", 1.0)])
+    work = ("W threads each build and destroy a 48 MiB vector of ints and a vector of 20,000 vectors of 100 ints "
+            "on a monotonic resource of its own, then sleep. std: std::vector and "
+            "std::pmr::monotonic_buffer_resource on glibc; relo: relo::vector and relo::monotonic_resource, whose "
+            "freed memory relo keeps warm for the threads' next containers, within one budget for the process "
+            "(relo::warm_memory_limit).")
+    return [
+        Experiment(
+            "idle-pool", "A pool of idle threads: the memory kept",
+            work + " The process's resident memory once all are idle. Ratios of resident memory to std's.",
+            PROGRAM, ["std", "relo"], "std",
+            [(f"W={w}", ["idle-pool", "--threads", str(w)]) for w in threads], metric="resident_kb",
+            summary=("relo", ["std"]), pinned=False,
+            targets=[Target("resident memory of the idle pool ≤ 1.0× std's", "relo", "std", 1.0)]),
+        Experiment(
+            "idle-pool-later", "A pool of idle threads: the memory kept 1.5 s later",
+            work + " The process's resident memory after the main thread has then worked for 1.5 s (a vector of "
+            "1,000 ints on a pool resource of its own every 100 µs) while the pool sleeps: relo gives back "
+            "what threads idle for relo::warm_memory_idle_delay() (1 s) keep warm. Ratios to std's.",
+            PROGRAM, ["std", "relo"], "std",
+            [(f"W={w}", ["idle-pool", "--threads", str(w), "--active-ms", "1500"]) for w in threads],
+            metric="resident_later_kb", summary=("relo", ["std"]), pinned=False,
+            targets=[Target("resident memory of the pool idle for longer than the delay ≤ 1.0× std's", "relo", "std",
+                            1.0)]),
+    ]
 
 
 def one_or_two_threads(cell):

@@ -32,8 +32,9 @@ namespace relo {
 namespace detail {
 
 /// One thread's cached chunks: a few exact sizes, each a LIFO list threaded through the chunks themselves
-/// (a detail/thread_cache.hpp state: emptied when the thread ends).
-struct chunk_cache_state {
+/// (a detail/thread_cache.hpp state: emptied when the thread ends, or by another thread once it has
+/// stayed idle).
+struct chunk_cache_state : reclaimable_cache {
     static constexpr std::size_t sizes = 24;
     struct free_chunk {
         free_chunk* next;
@@ -50,7 +51,8 @@ struct chunk_cache_state {
 
 inline std::atomic<std::size_t> chunk_cache_limit_bytes{std::size_t{8} << 20};
 
-inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
+/// Gives every cached chunk back to the global heap; returns their bytes.
+inline std::size_t empty_chunk_cache(chunk_cache_state& c) noexcept {
     std::pmr::memory_resource* heap = std::pmr::new_delete_resource();
     for (auto& b : c.buckets) {
         while (b.head != nullptr) {
@@ -61,8 +63,10 @@ inline void empty_chunk_cache(chunk_cache_state& c) noexcept {
         }
         b.bytes = 0;
     }
-    return_warm_budget(c.held);
+    const std::size_t given_back = c.held;
+    return_warm_budget(given_back);
     c.held = 0;
+    return given_back;
 }
 
 using chunk_thread_cache = thread_cache<chunk_cache_state, empty_chunk_cache>;
@@ -86,6 +90,7 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
     if (cacheable(upstream, alignment)) {
         alignment = alignof(std::max_align_t);
         chunk_cache_state& c = chunk_cache();
+        const owner_visit visit(c);
         for (auto& b : c.buckets) {
             if (b.bytes == bytes && b.head != nullptr) {
                 chunk_cache_state::free_chunk* const f = b.head;
@@ -111,6 +116,7 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
     if (keepable) alignment = alignof(std::max_align_t);  // (as take_chunk asked the heap)
     if (keepable && bytes >= sizeof(chunk_cache_state::free_chunk)) {
         chunk_cache_state& c = chunk_cache();
+        const owner_visit visit(c);
         if (!c.closed && c.held + bytes <= chunk_cache_limit_bytes.load(std::memory_order_relaxed)) {
             chunk_thread_cache::arm(c);
             chunk_cache_state::bucket* slot = nullptr;
@@ -145,10 +151,12 @@ inline void set_chunk_cache_limit(std::size_t bytes) noexcept {
 }
 
 /// Bytes the calling thread's cache holds.
-inline std::size_t chunk_cache_bytes() noexcept { return detail::chunk_cache().held; }
+inline std::size_t chunk_cache_bytes() noexcept {
+    return detail::chunk_thread_cache::visit([](const detail::chunk_cache_state& c) { return c.held; });
+}
 
 /// Gives the calling thread's cached chunks back to the global heap.
-inline void trim_chunk_cache() noexcept { detail::empty_chunk_cache(detail::chunk_cache()); }
+inline void trim_chunk_cache() noexcept { detail::chunk_thread_cache::visit(detail::empty_chunk_cache); }
 
 }  // namespace relo
 

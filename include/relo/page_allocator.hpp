@@ -98,10 +98,12 @@ inline void set_large_block_cache_limit(std::size_t bytes) noexcept {
 }
 
 /// Committed bytes the calling thread's warm-block cache holds.
-inline std::size_t large_block_cache_bytes() noexcept { return detail::warm_block_cache().held; }
+inline std::size_t large_block_cache_bytes() noexcept {
+    return detail::warm_block_thread_cache::visit([](const detail::warm_block_cache_state& c) { return c.held; });
+}
 
 /// Gives the calling thread's cached large blocks back to the system.
-inline void trim_large_block_cache() noexcept { detail::large_block::empty_cache(detail::warm_block_cache()); }
+inline void trim_large_block_cache() noexcept { detail::warm_block_thread_cache::visit(detail::empty_warm_block_cache); }
 
 template <class T, class Policy = page_allocator_policy>
 class page_allocator {

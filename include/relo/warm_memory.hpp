@@ -24,11 +24,15 @@
 // warm budget, warm_memory_limit() (32 MiB by default): a cache keeps a block only while the budget has
 // room for it (a large block's first pages, as many as fit), so a pool of threads that each built a large
 // structure and went idle keeps 32 MiB in all,
-// not 112 MiB a thread. Each bound was measured where it is set; the policy, its cost and its
-// measurements are docs/measurements/memory_resources.md, "Warm memory". Each bound is set process-wide (0
-// turns that cache off, or all of them for the budget) and applies from the next give-back;
-// trim_warm_memory() gives the calling thread's caches back now, warm_memory() says what they hold and
-// what the process's hold. Memory of a user's own upstream resource is never cached: it keeps its own policy.
+// not 112 MiB a thread. And a thread that stops using its caches for warm_memory_idle_delay() (1 s by
+// default) has them given back by the activity of the others (any thread's 256th visit to its caches, or
+// a thread the budget refuses), or at once by trim_idle_warm_memory() (on Linux: it needs a fence for every
+// thread, membarrier; elsewhere the budget alone bounds an idle thread's warm memory). Each bound was
+// measured where it is set; the policy, its cost and its measurements are docs/measurements/memory_resources.md,
+// "Warm memory". Each bound is set process-wide (0 turns that cache off, or all of them for the budget) and
+// applies from the next give-back; trim_warm_memory() gives the calling thread's caches back now,
+// warm_memory() says what they hold and what the process's hold. Memory of a user's own upstream resource
+// is never cached: it keeps its own policy.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_WARM_MEMORY_HPP
 #define RELO_WARM_MEMORY_HPP
@@ -37,7 +41,9 @@
 #include "relo/detail/requirements.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 #include "relo/chunk_cache.hpp"
 #include "relo/detail/large_block.hpp"
@@ -60,15 +66,17 @@ struct warm_memory_held {
 /// What the calling thread's three caches hold, and the process's total. O(1) in what was allocated (reads
 /// at most 8 entries).
 inline warm_memory_held warm_memory() noexcept {
-    const detail::reservation_cache_state& reservations = detail::reservation_cache();
-    return {detail::chunk_cache().held, detail::warm_block_cache().held,
-            detail::reservation::cached_bytes(reservations), reservations.count,
+    detail::chunk_cache_state& chunks = detail::chunk_cache();
+    detail::warm_block_cache_state& blocks = detail::warm_block_cache();
+    detail::reservation_cache_state& reservations = detail::reservation_cache();
+    const detail::owner_visit chunks_visit(chunks), blocks_visit(blocks), reservations_visit(reservations);
+    return {chunks.held, blocks.held, detail::reservation::cached_bytes(reservations), reservations.count,
             detail::warm_bytes_of_process.load(std::memory_order_relaxed)};
 }
 
 /// The most all threads' caches keep together, in bytes (default 32 MiB: docs/measurements/memory_resources.md,
 /// "One warm budget for the process"); 0 keeps nothing. Applies from the next give-back: lowering it gives
-/// nothing back now (trim_warm_memory() in each thread does).
+/// nothing back now (trim_warm_memory() in each thread does, or trim_idle_warm_memory()).
 inline std::size_t warm_memory_limit() noexcept {
     return detail::warm_memory_limit_bytes.load(std::memory_order_relaxed);
 }
@@ -79,10 +87,39 @@ inline void set_warm_memory_limit(std::size_t bytes) noexcept {
 /// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and
 /// reservations to the system. (Each thread's caches are also emptied when it ends.)
 inline void trim_warm_memory() noexcept {
-    detail::empty_chunk_cache(detail::chunk_cache());
-    detail::large_block::empty_cache(detail::warm_block_cache());
-    detail::reservation::empty_cache(detail::reservation_cache());
+    detail::chunk_cache_state& chunks = detail::chunk_cache();
+    detail::warm_block_cache_state& blocks = detail::warm_block_cache();
+    detail::reservation_cache_state& reservations = detail::reservation_cache();
+    const detail::owner_visit chunks_visit(chunks), blocks_visit(blocks), reservations_visit(reservations);
+    detail::empty_chunk_cache(chunks);
+    detail::large_block::empty_cache(blocks);
+    detail::reservation::empty_cache(reservations);
 }
+
+/// How long a thread's caches stay unused before the activity of other threads gives them back (default
+/// 1 s: docs/measurements/memory_resources.md, "Idle threads"). Applies from the next look for idle caches;
+/// nanoseconds::max() turns the look off (trim_idle_warm_memory() still works).
+inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
+    return std::chrono::nanoseconds(detail::warm_memory_idle_delay_ns.load(std::memory_order_relaxed));
+}
+inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept {
+    const std::int64_t ns = delay.count() > 0 ? static_cast<std::int64_t>(delay.count()) : 0;
+    detail::warm_memory_idle_delay_ns.store(ns, std::memory_order_relaxed);
+    detail::reclaimable_caches.next_pass_ns.store(0, std::memory_order_relaxed);  // (the next activity looks)
+}
+
+/// Gives back, from any thread, what every thread keeps warm in caches it has not used for at least
+/// `idle_for` and is not using now (the calling thread's included); returns the bytes given back. Waits
+/// for another such call to end; a thread coming back to its caches meanwhile waits for this one (a few
+/// system calls per cache). Gives nothing back where the system has no process-wide fence
+/// (idle_warm_memory_can_be_trimmed()). Time: linear in the threads that have kept something.
+inline std::size_t trim_idle_warm_memory(std::chrono::nanoseconds idle_for = warm_memory_idle_delay()) noexcept {
+    return detail::empty_idle_caches(idle_for.count() > 0 ? static_cast<std::int64_t>(idle_for.count()) : 0);
+}
+
+/// Whether one thread can give back another's warm memory here (Linux with membarrier): else only a thread
+/// itself, or its end, does.
+inline bool idle_warm_memory_can_be_trimmed() noexcept { return detail::idle_caches_can_be_emptied(); }
 
 }  // namespace relo
 

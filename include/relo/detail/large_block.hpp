@@ -53,8 +53,9 @@ struct large_block_options {
 inline std::atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
 
 /// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
-/// the thread ends, after which blocks go straight back to the system).
-struct warm_block_cache_state {
+/// the thread ends, after which blocks go straight back to the system, or by another thread once it has
+/// stayed idle).
+struct warm_block_cache_state : reclaimable_cache {
     static constexpr std::size_t slots = 256;
     struct entry {
         char* base;
@@ -68,7 +69,7 @@ struct warm_block_cache_state {
     bool guarded;
 };
 
-inline void empty_warm_block_cache(warm_block_cache_state& c) noexcept;
+inline std::size_t empty_warm_block_cache(warm_block_cache_state& c) noexcept;
 using warm_block_thread_cache = thread_cache<warm_block_cache_state, empty_warm_block_cache>;
 
 inline warm_block_cache_state& warm_block_cache() noexcept { return warm_block_thread_cache::state(); }
@@ -140,9 +141,11 @@ public:
         }
     }
 
-    /// Unmaps every block of the thread's warm-block cache.
-    static void empty_cache(warm_block_cache_state& c) noexcept {
+    /// Unmaps every block of a thread's warm-block cache; returns their committed bytes.
+    static std::size_t empty_cache(warm_block_cache_state& c) noexcept {
+        const std::size_t given_back = c.held;
         while (c.count > 0) drop_cached(c, c.count - 1);
+        return given_back;
     }
 
     /// Resizes the block in place from old_bytes to new_bytes of elements; never moves. False (and no
@@ -247,6 +250,7 @@ private:
     /// to fault in); nullptr if no reservation holds them.
     static char* take_cached(std::size_t committed) noexcept {
         warm_block_cache_state& c = warm_block_cache();
+        const owner_visit visit(c);
         std::size_t best = c.count;
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
             const warm_block_cache_state::entry& e = c.entries[i];
@@ -269,6 +273,7 @@ private:
     /// blocks given back to make room; or gives it back when the cache keeps nothing.
     static void cache(char* base) noexcept {
         warm_block_cache_state& c = warm_block_cache();
+        const owner_visit visit(c);
         const std::size_t limit = large_block_cache_limit_bytes.load(std::memory_order_relaxed);
         block_header& h = *header(base);
         if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
@@ -277,7 +282,7 @@ private:
         keep_first_pages(base, limit);
         while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
             drop_cached(c, 0);  // (the oldest go)
-        const std::size_t room = warm_budget_left();
+        const std::size_t room = warm_budget_left(h.committed);
         if (room < os::page_size()) return os::release(base, h.reserved);
         keep_first_pages(base, room);
         if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads took it)
@@ -346,7 +351,7 @@ private:
     }
 };
 
-inline void empty_warm_block_cache(warm_block_cache_state& c) noexcept { large_block::empty_cache(c); }
+inline std::size_t empty_warm_block_cache(warm_block_cache_state& c) noexcept { return large_block::empty_cache(c); }
 
 }  // namespace relo::detail
 

@@ -5,13 +5,13 @@
 // failure is checked here and becomes std::bad_alloc, or a `false` return where the caller has a
 // fallback. Three backends, chosen here and nowhere else:
 //   - Linux: mremap (growth in place, page-table moves), madvise (pages given back, transparent huge
-//     pages), MAP_NORESERVE, malloc_usable_size.
+//     pages), MAP_NORESERVE, malloc_usable_size, membarrier (a fence for every thread of the process).
 //   - Any other POSIX system: what POSIX alone offers (mmap, mprotect, munmap): growth in place by a
 //     mapping asked for right after the old one, moves by copying, pages given back by mapping fresh ones
-//     over them, no malloc_usable_size. -DRELO_PORTABLE_POSIX forces it on Linux, which is how it is tested.
+//     over them, no malloc_usable_size, no process-wide fence. -DRELO_PORTABLE_POSIX forces it on Linux, which is how it is tested.
 //   - Windows: VirtualAlloc's reserve (MEM_RESERVE) and commit (MEM_COMMIT), VirtualFree's decommit and
 //     release; a reservation cannot grow in place, so a block past its reservation moves by copying
-//     (docs/portability.md measures it); _msize; _aligned_malloc.
+//     (docs/portability.md measures it); _msize; _aligned_malloc; no process-wide fence (see below).
 //
 // All sizes are in bytes and are rounded up to whole pages here, so callers may pass exact byte counts
 // as long as they pass the same count for the same block every time. A range given to release() is a
@@ -44,6 +44,7 @@
 #define RELO_OS_WINDOWS 0
 #if !defined(RELO_PORTABLE_POSIX) && (defined(__GLIBC__) || defined(__linux__))
 #include <malloc.h>
+#include <sys/syscall.h>
 #define RELO_HAS_MALLOC_USABLE_SIZE 1
 #define RELO_HAS_LINUX_VM 1  // mremap, madvise, MAP_NORESERVE, transparent huge pages
 #else
@@ -327,6 +328,25 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
 #endif
     copy_to(p, old_bytes, old_reserved, new_bytes, target);
     return 0;
+}
+
+/// A memory fence executed by every running thread of the process, as if each had run
+/// std::atomic_thread_fence(std::memory_order_seq_cst) at some point during the call (Linux's
+/// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), registered on first use). It pairs with compiler-only
+/// fences on the other threads' side: a store one of them made before such a fence is visible after the
+/// call, and a store made before the call is visible to its loads after the fence. False, and no fence,
+/// where the system has none (another POSIX system, a kernel older than 4.14, a sandbox that forbids the
+/// call; Windows' FlushProcessWriteBuffers is not used: under mingw-w64 a thread's thread_local
+/// destructors may not run, and the caches this fence serves need them).
+inline bool process_wide_fence() noexcept {
+#if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
+    constexpr int private_expedited = 1 << 3;           // MEMBARRIER_CMD_PRIVATE_EXPEDITED
+    constexpr int register_private_expedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
+    static const bool registered = ::syscall(SYS_membarrier, register_private_expedited, 0, 0) == 0;
+    return registered && ::syscall(SYS_membarrier, private_expedited, 0, 0) == 0;
+#else
+    return false;
+#endif
 }
 
 }  // namespace relo::detail::os

@@ -45,8 +45,8 @@ inline std::atomic<std::size_t> reservation_cache_limit_count{4};
 inline constexpr std::size_t reservation_cache_committed_budget = std::size_t{32} << 20;
 
 /// One thread's cached reservations (a detail/thread_cache.hpp state: emptied when the thread ends, after
-/// which reservations go straight back to the system).
-struct reservation_cache_state {
+/// which reservations go straight back to the system, or by another thread once it has stayed idle).
+struct reservation_cache_state : reclaimable_cache {
     struct entry {
         char* base;
         std::size_t reserved;
@@ -59,7 +59,7 @@ struct reservation_cache_state {
     bool guarded;
 };
 
-inline void empty_reservation_cache(reservation_cache_state& c) noexcept;
+inline std::size_t empty_reservation_cache(reservation_cache_state& c) noexcept;
 using reservation_thread_cache = thread_cache<reservation_cache_state, empty_reservation_cache>;
 
 inline reservation_cache_state& reservation_cache() noexcept { return reservation_thread_cache::state(); }
@@ -104,6 +104,7 @@ struct reservation {
         if (bytes > max_bytes) return nullptr;
         const std::size_t rounded = os::round_up_to_pages(bytes);
         reservation_cache_state& c = reservation_cache();
+        const owner_visit visit(c);
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: its pages are the warmest)
             const reservation_cache_state::entry e = c.entries[i];
             if (e.reserved != rounded || !same_rule(e.rule, rule)) continue;
@@ -121,6 +122,7 @@ struct reservation {
     static void release_to_cache(char* base, std::size_t reserved, std::size_t committed, const commit_rule& rule) noexcept {
         if (base == nullptr) return;
         reservation_cache_state& c = reservation_cache();
+        const owner_visit visit(c);
         const std::size_t limit = reservation_cache_limit_count.load(std::memory_order_relaxed);  // (<= slots)
         if (c.closed || rule.huge_page_threshold != SIZE_MAX || limit == 0) return release(base, reserved);
         while (c.count >= limit) {  // (the oldest go)
@@ -136,13 +138,16 @@ struct reservation {
         c.entries[c.count++] = {base, reserved, kept, rule};
     }
 
-    /// Unmaps every reservation of the thread's cache.
-    static void empty_cache(reservation_cache_state& c) noexcept {
+    /// Unmaps every reservation of a thread's cache; returns their committed bytes.
+    static std::size_t empty_cache(reservation_cache_state& c) noexcept {
+        std::size_t given_back = 0;
         while (c.count > 0) {
             const reservation_cache_state::entry& e = c.entries[--c.count];
+            given_back += e.committed;
             return_warm_budget(e.committed);
             release(e.base, e.reserved);
         }
+        return given_back;
     }
 
     /// Commits at least `needed` bytes (committed < needed <= reserved) by the rule's steps; returns the
@@ -230,7 +235,7 @@ private:
     }
 };
 
-inline void empty_reservation_cache(reservation_cache_state& c) noexcept { reservation::empty_cache(c); }
+inline std::size_t empty_reservation_cache(reservation_cache_state& c) noexcept { return reservation::empty_cache(c); }
 
 }  // namespace relo::detail
 

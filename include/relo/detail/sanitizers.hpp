@@ -28,6 +28,19 @@
 #define RELO_ASAN 0
 #endif
 
+// ThreadSanitizer (which models no process-wide fence: relo's thread caches then order their owner's
+// visits with sequentially consistent atomics instead, detail/thread_cache.hpp).
+#if defined(__SANITIZE_THREAD__)
+#define RELO_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RELO_TSAN 1
+#endif
+#endif
+#ifndef RELO_TSAN
+#define RELO_TSAN 0
+#endif
+
 #if RELO_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
