@@ -422,8 +422,8 @@ private:
     /// Takes a reservation, empty; a cached one comes with its first `committed` bytes committed and clean,
     /// as freshly committed pages are (the annotations of detail/sanitizers.hpp: an operation that adopts
     /// storage annotates it when it ends).
-    void adopt_reservation(char* base, std::size_t reserved, std::size_t committed) noexcept {
-        begin_ = reinterpret_cast<T*>(base);
+    void adopt_reservation(char* start, std::size_t reserved, std::size_t committed) noexcept {
+        begin_ = reinterpret_cast<T*>(start);
         end_ = begin_;
         committed_ = committed;
         capacity_end_ = begin_ + committed / sizeof(T);

@@ -382,8 +382,8 @@ private:
 
     RELO_CONSTEXPR20 void seq_release() noexcept { release_storage(); }
 
-    RELO_CONSTEXPR20 void seq_grow_with_gap(size_type required, size_type at, size_type n) {
-        adopt(blocks::reallocate_with_gap(growth_allocator(), current_block(), grown_capacity(required), required, at, n));
+    RELO_CONSTEXPR20 void seq_grow_with_gap(size_type required, size_type gap_at, size_type n) {
+        adopt(blocks::reallocate_with_gap(growth_allocator(), current_block(), grown_capacity(required), required, gap_at, n));
     }
 
     template <class Build>
