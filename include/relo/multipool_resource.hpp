@@ -90,6 +90,49 @@ constexpr multipool_class_rows make_multipool_class_rows() noexcept {
 }
 inline constexpr multipool_class_rows multipool_small_classes = make_multipool_class_rows();
 
+/// A multipool's pool of one size class. (No member initializers: the pools past pool_count_ are never
+/// touched, so making a resource writes only the pools it uses — the resource of a small structure is made
+/// often. What can be derived is not kept: a class's alignment from its size, a pool's chunks from the
+/// chunk list.)
+struct multipool_pool {
+    void* free;  // blocks given back, linked through their first word
+    char* next;  // the newest chunk's blocks not handed out yet
+    char* end;
+    std::size_t size;
+    std::size_t in_use;
+    std::size_t next_blocks;  // in the pool's next chunk; 0 before its first (the options' first_blocks)
+};
+
+/// The size of a multipool's class i: 8 bytes, then 2^s classes per doubling 2^e < size <= 2^(e+1), in
+/// steps of 2^(e-s).
+constexpr std::size_t multipool_class_size(std::size_t i, unsigned s) noexcept {
+    if (i == 0) return 8;
+    const std::size_t doubling = (i - 1) >> s;  // from 0: 8 < size <= 16
+    const std::size_t step = (i - 1) & ((std::size_t{1} << s) - 1);
+    return (std::size_t{8} << doubling) + ((step + 1) << (3 + doubling - s));
+}
+
+/// Pool i of a multipool with 2^s classes per doubling, before its first chunk.
+constexpr multipool_pool empty_multipool_pool(std::size_t i, unsigned s) noexcept {
+    return multipool_pool{nullptr, nullptr, nullptr, multipool_class_size(i, s), 0, 0};
+}
+
+/// The empty pools a multipool starts with when they fit inside it (up to 16), one row per
+/// classes_per_doubling: a resource copies its row (a resource per small structure is made often, and a
+/// loop setting each pool took a tenth of making it: docs/measurements/memory_resources.md, "Making and
+/// destroying a multipool").
+struct multipool_empty_pools {
+    static constexpr std::size_t count = 16;
+    multipool_pool row[3][count];
+};
+constexpr multipool_empty_pools make_multipool_empty_pools() noexcept {
+    multipool_empty_pools t{};
+    for (unsigned s = 0; s < 3; ++s)
+        for (std::size_t i = 0; i < multipool_empty_pools::count; ++i) t.row[s][i] = empty_multipool_pool(i, s);
+    return t;
+}
+inline constexpr multipool_empty_pools multipool_starting_pools = make_multipool_empty_pools();
+
 }  // namespace detail
 
 /// The settings of a multipool_resource (the defaults are measured in docs/measurements/memory_resources.md).
@@ -130,13 +173,11 @@ public:
         const unsigned top = detail::floor_log2(options.max_block);  // every doubling below 2^top is complete
         const std::size_t in_top = ((options.max_block - (std::size_t{1} << top)) << s) >> top;
         const std::size_t count = 1 + (std::size_t{top - 3} << s) + in_top;
-        if (count > inline_pools)  // (finer classes or larger blocks than the defaults: a table from the upstream)
+        if (count <= inline_pools) {  // (copied: detail::multipool_starting_pools)
+            std::memcpy(inline_pools_, detail::multipool_starting_pools.row[s], count * sizeof(pool));
+        } else {  // (finer classes or larger blocks than the defaults: a table from the upstream)
             pools_ = static_cast<pool*>(upstream_->allocate(count * sizeof(pool), alignof(pool)));
-        std::size_t size = 8, step = std::size_t{8} >> s;
-        for (std::size_t i = 0; i < count; ++i) {
-            pools_[i] = pool{nullptr, nullptr, nullptr, size, 0, options.first_blocks};
-            size += step;
-            if ((size & (size - 1)) == 0) step = size >> s;  // (a new doubling)
+            for (std::size_t i = 0; i < count; ++i) pools_[i] = empty_pool(i, s);
         }
         pool_count_ = count;
         // Powers of two: the class that holds n >= alignment is a multiple of it (up to the natural
@@ -190,13 +231,7 @@ public:
     /// again from their first chunk size. Nothing is destroyed. Safe to repeat.
     void release() noexcept {
         give_back_chunks_and_upstream_blocks();
-        for (std::size_t i = 0; i < pool_count_; ++i) {
-            pool& p = pools_[i];
-            p.free = nullptr;
-            p.next = p.end = nullptr;
-            p.in_use = 0;
-            p.next_blocks = options_.first_blocks;
-        }
+        for (std::size_t i = 0; i < pool_count_; ++i) pools_[i] = empty_pool(i, per_doubling_shift_);
     }
 
     // ---- Introspection.
@@ -262,17 +297,9 @@ private:
         (void)block_size;
         return b;
     }
-    /// (No member initializers: the pools past pool_count_ are never touched, so making a resource
-    /// writes only the pools it uses — the resource of a small structure is made often. What can be
-    /// derived is not kept: a class's alignment from its size, a pool's chunks from the chunk list.)
-    struct pool {
-        void* free;  // blocks given back, linked through their first word
-        char* next;        // the newest chunk's blocks not handed out yet
-        char* end;
-        std::size_t size;
-        std::size_t in_use;
-        std::size_t next_blocks;  // in the pool's next chunk
-    };
+    using pool = detail::multipool_pool;
+    /// Pool i of a resource with 2^s classes per doubling, before its first chunk.
+    static constexpr pool empty_pool(std::size_t i, unsigned s) noexcept { return detail::empty_multipool_pool(i, s); }
     /// At the end of every chunk (after its blocks): the chunks of all pools form one list.
     /// (A pool's first chunk may be cut from the resource's block of first chunks, below: its base is then
     /// null, and it goes back with that block. The block itself is a chunk of no pool, pool_count_, with
@@ -306,8 +333,10 @@ private:
     multipool_options options_;
     // The pools: inside the resource up to inline_pools of them (the default options use 10), so that a
     // resource made per data structure or per subsystem stays small (under 1 KiB); more come from the upstream.
-    static constexpr std::size_t inline_pools = 16;
-    pool inline_pools_[inline_pools];  // (only the first pool_count_ are set)
+    static constexpr std::size_t inline_pools = detail::multipool_empty_pools::count;
+    // (Only the first pool_count_ are set. On a 64-byte boundary: the constructor copies them in 64-byte
+    // moves, which split across cache lines elsewhere and stalled the first allocate that read its pool.)
+    alignas(64) pool inline_pools_[inline_pools];
     pool* pools_ = inline_pools_;
     std::size_t pool_count_ = 0;
     unsigned per_doubling_shift_ = 0;
@@ -368,7 +397,8 @@ private:
         // it: divided only then (a division on every replenish slowed a resource made per block:
         // docs/measurements/memory_resources.md, "Making and destroying a multipool"). A class holds at most 1 MiB, so blocks * p.size cannot
         // overflow under the first test's bound.
-        std::size_t blocks = p.next_blocks;
+        const bool first_chunk = p.next_blocks == 0;
+        std::size_t blocks = first_chunk ? options_.first_blocks : p.next_blocks;
         if (blocks > (SIZE_MAX >> 20) || blocks * p.size > options_.max_chunk)
             blocks = options_.max_chunk / p.size > 0 ? options_.max_chunk / p.size : 1;
         const std::size_t block_alignment = natural_alignment(p.size);
@@ -379,7 +409,7 @@ private:
         char* base;
         bool cut = false;  // from the block of first chunks
         try {
-            base = p.next_blocks == options_.first_blocks && chunks_ != nullptr ? cut_first_chunk(bytes) : nullptr;
+            base = first_chunk && chunks_ != nullptr ? cut_first_chunk(bytes) : nullptr;
             cut = base != nullptr;
             if (!cut) base = static_cast<char*>(detail::take_chunk(upstream_, bytes, chunk_alignment));
         } catch (...) {
@@ -388,7 +418,8 @@ private:
         }
         char* const first = base + ((std::uintptr_t{0} - reinterpret_cast<std::uintptr_t>(base)) & (block_alignment - 1));
         add_chunk(base + header_at, cut ? nullptr : base, first, bytes, i);
-        if (blocks == p.next_blocks) p.next_blocks = blocks * 2;
+        if (blocks == (first_chunk ? options_.first_blocks : p.next_blocks)) p.next_blocks = blocks * 2;
+        else if (first_chunk) p.next_blocks = options_.first_blocks;  // (past max_chunk: stays capped)
         p.next = first + p.size;
         p.end = first + blocks * p.size;
         detail::poison(p.next, static_cast<std::size_t>(p.end - p.next));  // (blocks not handed out yet)
