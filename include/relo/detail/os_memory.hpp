@@ -330,20 +330,40 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
     return 0;
 }
 
+/// Whether process_wide_fence() works here: asked of the system once, which registers the process for it
+/// (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED)). False where the system has no such
+/// fence: another POSIX system, a kernel older than 4.14, a sandbox that forbids the call, and Windows,
+/// whose FlushProcessWriteBuffers is not used (under mingw-w64 a thread's thread_local destructors may not
+/// run, and the caches this fence serves need them). The registration is quick while the process has one
+/// thread but waits for a grace period of the kernel's once it has several (milliseconds:
+/// docs/measurements/memory_resources.md, "Idle threads"), so it is made as the program starts
+/// (process_wide_fence_at_start), not on the first thread's first use.
+inline bool process_wide_fence_ready() noexcept {
+#if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
+    static const bool ready = [] {
+        constexpr long query = 0;                            // MEMBARRIER_CMD_QUERY
+        constexpr long private_expedited = 1 << 3;           // MEMBARRIER_CMD_PRIVATE_EXPEDITED
+        constexpr long register_private_expedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
+        const long supported = ::syscall(SYS_membarrier, query, 0, 0);
+        return supported > 0 && (supported & private_expedited) != 0 &&
+               ::syscall(SYS_membarrier, register_private_expedited, 0, 0) == 0;
+    }();
+    return ready;
+#else
+    return false;
+#endif
+}
+inline const bool process_wide_fence_at_start = process_wide_fence_ready();
+
 /// A memory fence executed by every running thread of the process, as if each had run
 /// std::atomic_thread_fence(std::memory_order_seq_cst) at some point during the call (Linux's
-/// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), registered on first use). It pairs with compiler-only
-/// fences on the other threads' side: a store one of them made before such a fence is visible after the
-/// call, and a store made before the call is visible to its loads after the fence. False, and no fence,
-/// where the system has none (another POSIX system, a kernel older than 4.14, a sandbox that forbids the
-/// call; Windows' FlushProcessWriteBuffers is not used: under mingw-w64 a thread's thread_local
-/// destructors may not run, and the caches this fence serves need them).
+/// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)). It pairs with compiler-only fences on the other threads'
+/// side: a store one of them made before such a fence is visible after the call, and a store made before
+/// the call is visible to its loads after the fence. False, and no fence, where process_wide_fence_ready()
+/// is false.
 inline bool process_wide_fence() noexcept {
 #if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
-    constexpr int private_expedited = 1 << 3;           // MEMBARRIER_CMD_PRIVATE_EXPEDITED
-    constexpr int register_private_expedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
-    static const bool registered = ::syscall(SYS_membarrier, register_private_expedited, 0, 0) == 0;
-    return registered && ::syscall(SYS_membarrier, private_expedited, 0, 0) == 0;
+    return process_wide_fence_ready() && ::syscall(SYS_membarrier, 1 << 3, 0, 0) == 0;
 #else
     return false;
 #endif

@@ -93,10 +93,7 @@ inline constexpr std::memory_order visit_read_order = std::memory_order_acquire;
 #endif
 
 /// Whether caches can be emptied by another thread here (a process-wide fence exists).
-inline bool idle_caches_can_be_emptied() noexcept {
-    static const bool can = RELO_TSAN || os::process_wide_fence();
-    return can;
-}
+inline bool idle_caches_can_be_emptied() noexcept { return RELO_TSAN || os::process_wide_fence_ready(); }
 
 /// Empties every registered cache whose owner has not visited it for `idle_for` (nanoseconds) and is
 /// not in it, with the registry's lock held; returns the bytes given back.
@@ -154,7 +151,7 @@ RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
 /// once it has left its own (a clock read; a pass at most once per half idle delay in the process).
 class owner_visit {
 public:
-    explicit owner_visit(reclaimable_cache& c) noexcept
+    RELO_ALWAYS_INLINE explicit owner_visit(reclaimable_cache& c) noexcept
         : cache_(c), entered_(c.visits.load(std::memory_order_relaxed) + 1) {
         c.visits.store(entered_, visit_mark_order);
 #if !RELO_TSAN
@@ -162,7 +159,7 @@ public:
 #endif
         if (RELO_UNLIKELY(c.claimed.load(visit_read_order))) wait_for_claim(c);
     }
-    ~owner_visit() {
+    RELO_ALWAYS_INLINE ~owner_visit() {
         const std::size_t left = entered_ + 1;  // (only the owner writes `visits`)
         cache_.visits.store(left, std::memory_order_release);
         if (RELO_UNLIKELY(left % 512 == 0)) empty_idle_caches_if_due();
