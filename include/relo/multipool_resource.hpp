@@ -398,7 +398,8 @@ private:
         // docs/measurements/memory_resources.md, "Making and destroying a multipool"). A class holds at most 1 MiB, so blocks * p.size cannot
         // overflow under the first test's bound.
         const bool first_chunk = p.next_blocks == 0;
-        std::size_t blocks = first_chunk ? options_.first_blocks : p.next_blocks;
+        const std::size_t planned = first_chunk ? options_.first_blocks : p.next_blocks;
+        std::size_t blocks = planned;
         if (blocks > (SIZE_MAX >> 20) || blocks * p.size > options_.max_chunk)
             blocks = options_.max_chunk / p.size > 0 ? options_.max_chunk / p.size : 1;
         const std::size_t block_alignment = natural_alignment(p.size);
@@ -418,8 +419,7 @@ private:
         }
         char* const first = base + ((std::uintptr_t{0} - reinterpret_cast<std::uintptr_t>(base)) & (block_alignment - 1));
         add_chunk(base + header_at, cut ? nullptr : base, first, bytes, i);
-        if (blocks == (first_chunk ? options_.first_blocks : p.next_blocks)) p.next_blocks = blocks * 2;
-        else if (first_chunk) p.next_blocks = options_.first_blocks;  // (past max_chunk: stays capped)
+        p.next_blocks = blocks == planned ? blocks * 2 : planned;  // (past max_chunk: stays capped)
         p.next = first + p.size;
         p.end = first + blocks * p.size;
         detail::poison(p.next, static_cast<std::size_t>(p.end - p.next));  // (blocks not handed out yet)
