@@ -177,7 +177,7 @@ public:
             std::memcpy(inline_pools_, detail::multipool_starting_pools.row[s], count * sizeof(pool));
         } else {  // (finer classes or larger blocks than the defaults: a table from the upstream)
             pools_ = static_cast<pool*>(upstream_->allocate(count * sizeof(pool), alignof(pool)));
-            for (std::size_t i = 0; i < count; ++i) pools_[i] = empty_pool(i, s);
+            for (std::size_t i = 0; i < count; ++i) pools_[i] = detail::empty_multipool_pool(i, s);
         }
         pool_count_ = count;
         // Powers of two: the class that holds n >= alignment is a multiple of it (up to the natural
@@ -231,7 +231,7 @@ public:
     /// again from their first chunk size. Nothing is destroyed. Safe to repeat.
     void release() noexcept {
         give_back_chunks_and_upstream_blocks();
-        for (std::size_t i = 0; i < pool_count_; ++i) pools_[i] = empty_pool(i, per_doubling_shift_);
+        for (std::size_t i = 0; i < pool_count_; ++i) pools_[i] = detail::empty_multipool_pool(i, per_doubling_shift_);
     }
 
     // ---- Introspection.
@@ -298,8 +298,6 @@ private:
         return b;
     }
     using pool = detail::multipool_pool;
-    /// Pool i of a resource with 2^s classes per doubling, before its first chunk.
-    static constexpr pool empty_pool(std::size_t i, unsigned s) noexcept { return detail::empty_multipool_pool(i, s); }
     /// At the end of every chunk (after its blocks): the chunks of all pools form one list.
     /// (A pool's first chunk may be cut from the resource's block of first chunks, below: its base is then
     /// null, and it goes back with that block. The block itself is a chunk of no pool, pool_count_, with

@@ -63,15 +63,29 @@ struct warm_memory_held {
     std::size_t total() const noexcept { return chunk_bytes + large_block_bytes + reservation_bytes; }
 };
 
+namespace detail {
+
+/// f(chunks, large blocks, reservations): the calling thread's three caches, inside a visit of each
+/// (another thread may empty an idle cache otherwise).
+template <class F>
+auto visit_warm_caches(F f) noexcept {
+    chunk_cache_state& chunks = chunk_cache();
+    warm_block_cache_state& blocks = warm_block_cache();
+    reservation_cache_state& reservations = reservation_cache();
+    const owner_visit chunks_visit(chunks), blocks_visit(blocks), reservations_visit(reservations);
+    return f(chunks, blocks, reservations);
+}
+
+}  // namespace detail
+
 /// What the calling thread's three caches hold, and the process's total. O(1) in what was allocated (reads
 /// at most 8 entries).
 inline warm_memory_held warm_memory() noexcept {
-    detail::chunk_cache_state& chunks = detail::chunk_cache();
-    detail::warm_block_cache_state& blocks = detail::warm_block_cache();
-    detail::reservation_cache_state& reservations = detail::reservation_cache();
-    const detail::owner_visit chunks_visit(chunks), blocks_visit(blocks), reservations_visit(reservations);
-    return {chunks.held, blocks.held, detail::reservation::cached_bytes(reservations), reservations.count,
-            detail::warm_bytes_of_process.load(std::memory_order_relaxed)};
+    return detail::visit_warm_caches([](const detail::chunk_cache_state& chunks, const detail::warm_block_cache_state& blocks,
+                                        const detail::reservation_cache_state& reservations) {
+        return warm_memory_held{chunks.held, blocks.held, detail::reservation::cached_bytes(reservations),
+                                reservations.count, detail::warm_bytes_of_process.load(std::memory_order_relaxed)};
+    });
 }
 
 /// The most all threads' caches keep together, in bytes (default 32 MiB: docs/measurements/memory_resources.md,
@@ -87,13 +101,12 @@ inline void set_warm_memory_limit(std::size_t bytes) noexcept {
 /// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and
 /// reservations to the system. (Each thread's caches are also emptied when it ends.)
 inline void trim_warm_memory() noexcept {
-    detail::chunk_cache_state& chunks = detail::chunk_cache();
-    detail::warm_block_cache_state& blocks = detail::warm_block_cache();
-    detail::reservation_cache_state& reservations = detail::reservation_cache();
-    const detail::owner_visit chunks_visit(chunks), blocks_visit(blocks), reservations_visit(reservations);
-    detail::empty_chunk_cache(chunks);
-    detail::large_block::empty_cache(blocks);
-    detail::reservation::empty_cache(reservations);
+    detail::visit_warm_caches([](detail::chunk_cache_state& chunks, detail::warm_block_cache_state& blocks,
+                                 detail::reservation_cache_state& reservations) {
+        detail::empty_chunk_cache(chunks);
+        detail::large_block::empty_cache(blocks);
+        detail::reservation::empty_cache(reservations);
+    });
 }
 
 /// How long a thread's caches stay unused before the activity of other threads gives them back (default
