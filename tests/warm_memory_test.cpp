@@ -367,7 +367,7 @@ TEST_F(WarmMemory, AnotherThreadGivesBackWhatAnIdleThreadKeeps) {
     const std::size_t kept = parked.kept();
     EXPECT_GE(kept, 5 * mib) << "the vector's 4 MiB block, the arena's reservation, the pools' chunks";
     EXPECT_EQ(process_bytes(), kept);
-    if (!relo::idle_warm_memory_can_be_trimmed()) {  // (the POSIX path and Windows: only a thread's end gives it back)
+    if (!relo::idle_warm_memory_can_be_trimmed()) {  // (Windows: only a thread's end gives it back)
         EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), 0u);
         EXPECT_EQ(process_bytes(), kept);
         return;
@@ -384,7 +384,7 @@ TEST_F(WarmMemory, AnotherThreadGivesBackWhatAnIdleThreadKeeps) {
 }
 
 TEST_F(WarmMemory, ACacheItsOwnerIsInIsNotEmptied) {
-    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no thread empties another's caches here (tested above)";
     std::size_t chunks_kept = 0;
     std::size_t chunks_after_visit = 1;
     std::mutex mutex;
@@ -427,7 +427,7 @@ TEST_F(WarmMemory, ACacheItsOwnerIsInIsNotEmptied) {
 }
 
 TEST_F(WarmMemory, ActivityGivesBackWhatIdleThreadsKeepOnceTheDelayHasPassed) {
-    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no thread empties another's caches here (tested above)";
     const auto delay = std::chrono::milliseconds(30);
     relo::set_warm_memory_idle_delay(delay);
     EXPECT_EQ(relo::warm_memory_idle_delay(), delay);
@@ -446,7 +446,7 @@ TEST_F(WarmMemory, ActivityGivesBackWhatIdleThreadsKeepOnceTheDelayHasPassed) {
 }
 
 TEST_F(WarmMemory, ABlockTheBudgetRefusesTakesWhatIdleThreadsKeep) {
-    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no thread empties another's caches here (tested above)";
     relo::set_warm_memory_limit(others() + 6 * mib);
     relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));
     std::size_t parked_after = 1;
@@ -465,7 +465,7 @@ TEST_F(WarmMemory, ABlockTheBudgetRefusesTakesWhatIdleThreadsKeep) {
 /// and again: under AddressSanitizer a block given back twice or used after, under ThreadSanitizer a
 /// race between an owner and the thread emptying its caches, would be reported; the budget must balance.
 TEST_F(WarmMemory, OwnersAndAThreadEmptyingIdleCachesNeverMeet) {
-    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no process-wide fence here (tested above)";
+    if (!relo::idle_warm_memory_can_be_trimmed()) GTEST_SKIP() << "no thread empties another's caches here (tested above)";
     constexpr int owners = 2;
     std::atomic<int> running{owners};
     std::vector<std::thread> threads;

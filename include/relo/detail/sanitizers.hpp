@@ -29,7 +29,8 @@
 #endif
 
 // ThreadSanitizer (which models no process-wide fence: relo's thread caches then order their owner's
-// visits with sequentially consistent atomics instead, detail/thread_cache.hpp).
+// visits with sequentially consistent atomics instead, as on a POSIX system without one,
+// detail/thread_cache.hpp).
 #if defined(__SANITIZE_THREAD__)
 #define RELO_TSAN 1
 #elif defined(__has_feature)

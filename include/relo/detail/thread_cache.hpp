@@ -21,9 +21,10 @@
 // (owner_visit), the emptying thread claims the idle caches, runs os::process_wide_fence() (membarrier:
 // every running thread executes a full fence), and empties a claimed cache only if its owner is not in it
 // and has not come back since it was found idle; an owner that comes back to a claimed cache waits until
-// the claim ends. Where the system has no such fence nothing is emptied before its thread ends, the
-// budget alone bounds it. (Under ThreadSanitizer both sides use sequentially consistent atomics, which it
-// models: the same protocol, Dekker's.)
+// the claim ends. On another POSIX system, which has no such fence, the owner's mark is a sequentially
+// consistent store instead (a full fence on its side: the same protocol, Dekker's, in the C++ model), and
+// so it is under ThreadSanitizer, which models no process-wide fence. On Windows nothing is emptied before
+// its thread ends (os::process_wide_fence_ready says why): the budget alone bounds it.
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_THREAD_CACHE_HPP
 #define RELO_DETAIL_THREAD_CACHE_HPP
@@ -81,19 +82,19 @@ inline std::int64_t steady_now_ns() noexcept {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// The orders of the owner's mark and of the claim: relaxed stores and acquire loads with compiler fences
-// between, made full fences by os::process_wide_fence() on the emptying side; sequentially consistent
-// atomics under ThreadSanitizer.
-#if RELO_TSAN
-inline constexpr std::memory_order visit_mark_order = std::memory_order_seq_cst;
-inline constexpr std::memory_order visit_read_order = std::memory_order_seq_cst;
-#else
-inline constexpr std::memory_order visit_mark_order = std::memory_order_relaxed;
-inline constexpr std::memory_order visit_read_order = std::memory_order_acquire;
-#endif
+/// Whether the owner's mark is itself a full fence (a sequentially consistent store, as the claim is):
+/// another POSIX system, which has no process-wide fence, and ThreadSanitizer, which models none. Else the
+/// marks and the claim are relaxed stores and acquire loads with compiler fences between, made full fences
+/// by os::process_wide_fence() on the emptying side. (Not on Windows: os::process_wide_fence_ready.)
+inline constexpr bool owner_marks_fenced = RELO_TSAN || (!RELO_OS_WINDOWS && !RELO_HAS_LINUX_VM);
+inline constexpr std::memory_order visit_mark_order =
+    owner_marks_fenced ? std::memory_order_seq_cst : std::memory_order_relaxed;
+inline constexpr std::memory_order visit_read_order =
+    owner_marks_fenced ? std::memory_order_seq_cst : std::memory_order_acquire;
 
-/// Whether caches can be emptied by another thread here (a process-wide fence exists).
-inline bool idle_caches_can_be_emptied() noexcept { return RELO_TSAN || os::process_wide_fence_ready(); }
+/// Whether caches can be emptied by another thread here (the owners' marks are fences, or a process-wide
+/// fence exists).
+inline bool idle_caches_can_be_emptied() noexcept { return owner_marks_fenced || os::process_wide_fence_ready(); }
 
 /// Empties every registered cache whose owner has not visited it for `idle_for` (nanoseconds) and is
 /// not in it, with the registry's lock held; returns the bytes given back.
@@ -114,7 +115,7 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
         e->claimed = any = true;
     }
     if (!any) return 0;
-    const bool fenced = RELO_TSAN || os::process_wide_fence();  // (cannot fail once it has worked)
+    const bool fenced = owner_marks_fenced || os::process_wide_fence();  // (cannot fail once it has worked)
     std::size_t given_back = 0;
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         if (!e->claimed) continue;
@@ -154,9 +155,8 @@ public:
     RELO_ALWAYS_INLINE explicit owner_visit(reclaimable_cache& c) noexcept
         : cache_(c), entered_(c.visits.load(std::memory_order_relaxed) + 1) {
         c.visits.store(entered_, visit_mark_order);
-#if !RELO_TSAN
-        std::atomic_signal_fence(std::memory_order_seq_cst);  // (the fence process_wide_fence() completes)
-#endif
+        if constexpr (!owner_marks_fenced)
+            std::atomic_signal_fence(std::memory_order_seq_cst);  // (the fence process_wide_fence() completes)
         if (RELO_UNLIKELY(c.claimed.load(visit_read_order))) wait_for_claim(c);
     }
     RELO_ALWAYS_INLINE ~owner_visit() {
