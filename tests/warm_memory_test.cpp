@@ -347,6 +347,17 @@ private:
     std::thread thread_;  // (last: started once the rest is made)
 };
 
+TEST_F(WarmMemory, WhereOneThreadCanGiveBackAnothersIdleMemory) {
+#if defined(_WIN32)
+    EXPECT_FALSE(relo::idle_warm_memory_can_be_trimmed()) << "a thread's end may not unregister its caches";
+#elif !RELO_HAS_LINUX_VM
+    EXPECT_TRUE(relo::idle_warm_memory_can_be_trimmed()) << "another POSIX system: the owners' marks are fences";
+#else
+    EXPECT_EQ(relo::idle_warm_memory_can_be_trimmed(), RELO_TSAN || relo::detail::os::process_wide_fence_ready())
+        << "Linux: membarrier, or ThreadSanitizer's fenced marks";
+#endif
+}
+
 TEST_F(WarmMemory, AnotherThreadGivesBackWhatAnIdleThreadKeeps) {
     int* vector_block = nullptr;
     std::size_t after_trim = 1;
