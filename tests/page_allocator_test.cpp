@@ -202,9 +202,7 @@ TEST(WarmBlockCache, AThreadGivesItsBlocksBackWhenItEnds) {
     }).join();
     EXPECT_GE(held_by_thread, 2 * mib);
     EXPECT_EQ(relo::large_block_cache_bytes(), 0u) << "each thread has its own cache";
-#if !defined(_WIN32)  // (as the reservation cache's test: Wine's thread-exit order is not checked here)
     EXPECT_EQ(resident_pages(released, page()), static_cast<std::size_t>(-1)) << "unmapped at the thread's end";
-#endif
 }
 
 TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {

@@ -31,8 +31,7 @@ namespace {
 constexpr std::size_t mib = std::size_t{1} << 20;
 
 /// Empties the calling thread's caches around each test and restores the limits; `others()` is what other
-/// threads' caches keep when the test starts (0, but under Wine, whose ended threads' caches are never
-/// emptied: the thread-exit checks are left out there, as AThreadsEndGivesItsCachesBack's).
+/// threads' caches keep when the test starts (0: every test's threads have ended).
 class WarmMemory : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -184,14 +183,53 @@ TEST_F(WarmMemory, AThreadsEndGivesItsCachesBack) {
     }).join();
     EXPECT_GE(held_in_thread, mib);
     EXPECT_EQ(relo::warm_memory().total(), 0u) << "the thread's, not this one's";
-#if !defined(_WIN32)  // (as the other caches' tests: Wine's thread-exit order is not checked here)
     EXPECT_EQ(resident_pages(arena_block, page()), static_cast<std::size_t>(-1)) << "unmapped at the thread's end";
     EXPECT_EQ(resident_pages(vector_block, page()), static_cast<std::size_t>(-1)) << "unmapped at the thread's end";
-#else
-    (void)arena_block;
-    (void)vector_block;
-#endif
+    EXPECT_EQ(relo::warm_memory().process_bytes, others()) << "and its budget given back";
 }
+
+#if !defined(_WIN32)
+/// A thread_local destroyed after the thread's caches closed gives its memory straight back. (Not under
+/// mingw-w64: its emulated thread-local storage is freed before the thread_local destructors run.)
+TEST_F(WarmMemory, WhatAThreadLocalGivesBackAtItsThreadsEndIsNotKept) {
+    std::thread([] {
+        thread_local relo::vector<int> until_the_end(std::size_t{1} << 20, 1);  // (made before the caches' closer)
+        { const relo::vector<int> v(std::size_t{1} << 19, 1); }
+        EXPECT_GE(relo::warm_memory().total(), 2 * mib) << "kept while the thread lives";
+    }).join();
+    EXPECT_EQ(relo::warm_memory().process_bytes, others()) << "the vector's 4 MiB went straight back";
+}
+#else
+/// The callback that gives a thread's caches back runs when the fiber that first used them is deleted:
+/// the thread goes on with closed caches, which keep nothing.
+TEST_F(WarmMemory, AThreadsCachesClosedEarlyKeepNothing) {
+    std::size_t kept_in_fiber = 0, kept_after = 1, process_after = 1;
+    std::thread([&] {
+        void* const main_fiber = ::ConvertThreadToFiber(nullptr);
+        ASSERT_NE(main_fiber, nullptr);
+        struct context { void* back; std::size_t* kept; } c{main_fiber, &kept_in_fiber};
+        void* const fiber = ::CreateFiber(
+            0,
+            [](void* p) {
+                auto* ctx = static_cast<context*>(p);
+                { const relo::vector<int> v(std::size_t{1} << 19, 1); }
+                *ctx->kept = relo::warm_memory().total();
+                ::SwitchToFiber(ctx->back);
+            },
+            &c);
+        ASSERT_NE(fiber, nullptr);
+        ::SwitchToFiber(fiber);
+        ::DeleteFiber(fiber);  // (runs the callback: the caches are given back and closed)
+        { const relo::vector<int> v(std::size_t{1} << 19, 1); }
+        kept_after = relo::warm_memory().total();
+        process_after = relo::warm_memory().process_bytes;
+        ::ConvertFiberToThread();
+    }).join();
+    EXPECT_GE(kept_in_fiber, 2 * mib);
+    EXPECT_EQ(kept_after, 0u) << "closed: the vector's block went straight back";
+    EXPECT_EQ(process_after, others());
+}
+#endif
 
 TEST_F(WarmMemory, TheDefaultProcessBudgetIs32MiB) { EXPECT_EQ(relo::warm_memory_limit(), 32 * mib); }
 
@@ -253,9 +291,7 @@ TEST_F(WarmMemory, EveryThreadsCachesTogetherKeepAtMostTheProcessBudget) {
     EXPECT_EQ(process_while_idle, threads_sum) << "the process's total is the sum of every thread's";
     EXPECT_GE(keeping, 1u) << "the budget is used";
     EXPECT_LE(keeping, 2u) << "no more than the budget holds of 4 MiB blocks";
-#if !defined(_WIN32)
-    EXPECT_EQ(relo::warm_memory().process_bytes, 0u) << "the threads' ends gave their caches and budget back";
-#endif
+    EXPECT_EQ(relo::warm_memory().process_bytes, others()) << "the threads' ends gave their caches and budget back";
 }
 
 TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
@@ -276,18 +312,14 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     EXPECT_GT(other_thread_kept, 0u) << "the first pages of its block, in what the budget had left";
     EXPECT_LE(other_thread_kept, 6 * mib - kept);
     EXPECT_EQ(process_with_both, kept + other_thread_kept);
-    // What the ended thread still keeps: nothing, but under Wine, where its caches are never emptied.
-    const std::size_t ended_thread_keeps = process_bytes() - kept;
-#if !defined(_WIN32)
-    EXPECT_EQ(ended_thread_keeps, 0u) << "the thread's end gave its block and its budget back";
-#endif
+    EXPECT_EQ(process_bytes(), kept) << "the thread's end gave its block and its budget back";
     {
         const relo::vector<int> v(std::size_t{1} << 20, 1);  // takes the cached block, then gives it back
-        EXPECT_EQ(process_bytes() - ended_thread_keeps, 0u);
+        EXPECT_EQ(process_bytes(), 0u);
     }
-    EXPECT_EQ(process_bytes() - ended_thread_keeps, kept);
+    EXPECT_EQ(process_bytes(), kept);
     relo::trim_warm_memory();
-    EXPECT_EQ(process_bytes() - ended_thread_keeps, 0u);
+    EXPECT_EQ(process_bytes(), 0u);
 }
 
 TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
@@ -348,10 +380,8 @@ private:
 };
 
 TEST_F(WarmMemory, WhereOneThreadCanGiveBackAnothersIdleMemory) {
-#if defined(_WIN32)
-    EXPECT_FALSE(relo::idle_warm_memory_can_be_trimmed()) << "a thread's end may not unregister its caches";
-#elif !RELO_HAS_LINUX_VM
-    EXPECT_TRUE(relo::idle_warm_memory_can_be_trimmed()) << "another POSIX system: the owners' marks are fences";
+#if !RELO_HAS_LINUX_VM
+    EXPECT_TRUE(relo::idle_warm_memory_can_be_trimmed()) << "Windows, another POSIX system: the owners' marks are fences";
 #else
     EXPECT_EQ(relo::idle_warm_memory_can_be_trimmed(), RELO_TSAN || relo::detail::os::process_wide_fence_ready())
         << "Linux: membarrier, or ThreadSanitizer's fenced marks";
@@ -378,7 +408,7 @@ TEST_F(WarmMemory, AnotherThreadGivesBackWhatAnIdleThreadKeeps) {
     const std::size_t kept = parked.kept();
     EXPECT_GE(kept, 5 * mib) << "the vector's 4 MiB block, the arena's reservation, the pools' chunks";
     EXPECT_EQ(process_bytes(), kept);
-    if (!relo::idle_warm_memory_can_be_trimmed()) {  // (Windows: only a thread's end gives it back)
+    if (!relo::idle_warm_memory_can_be_trimmed()) {  // (Linux without membarrier: only a thread's end gives it back)
         EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), 0u);
         EXPECT_EQ(process_bytes(), kept);
         return;

@@ -26,8 +26,8 @@
 // structure and went idle keeps 32 MiB in all,
 // not 112 MiB a thread. And a thread that stops using its caches for warm_memory_idle_delay() (1 s by
 // default) has them given back by the activity of the others (any thread's 256th visit to its caches, or
-// a thread the budget refuses), or at once by trim_idle_warm_memory() (on Linux and other POSIX systems;
-// on Windows the budget alone bounds an idle thread's warm memory). Each bound was
+// a thread the budget refuses), or at once by trim_idle_warm_memory() (but on a Linux without membarrier,
+// where the budget alone bounds an idle thread's warm memory). Each bound was
 // measured where it is set; the policy, its cost and its measurements are docs/measurements/memory_resources.md,
 // "Warm memory". Each bound is set process-wide (0 turns that cache off, or all of them for the budget) and
 // applies from the next give-back; trim_warm_memory() gives the calling thread's caches back now,
@@ -130,8 +130,8 @@ inline std::size_t trim_idle_warm_memory(std::chrono::nanoseconds idle_for = war
     return detail::empty_idle_caches(idle_for.count() > 0 ? static_cast<std::int64_t>(idle_for.count()) : 0);
 }
 
-/// Whether one thread can give back another's warm memory here (Linux with membarrier, another POSIX
-/// system; not Windows, nor Linux without membarrier): else only a thread itself, or its end, does.
+/// Whether one thread can give back another's warm memory here (everywhere but on a Linux without
+/// membarrier): else only a thread itself, or its end, does.
 inline bool idle_warm_memory_can_be_trimmed() noexcept { return detail::idle_caches_can_be_emptied(); }
 
 }  // namespace relo

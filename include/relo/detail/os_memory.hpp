@@ -333,8 +333,8 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
 /// Whether process_wide_fence() works here: asked of the system once, which registers the process for it
 /// (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED)). False where the system has no such
 /// fence: another POSIX system, a kernel older than 4.14, a sandbox that forbids the call, and Windows,
-/// whose FlushProcessWriteBuffers is not used (under mingw-w64 a thread's thread_local destructors may not
-/// run, and the caches this fence serves need them). The registration is quick while the process has one
+/// whose FlushProcessWriteBuffers is not used (the thread caches it serves fence their owners' side
+/// there, detail/thread_cache.hpp). The registration is quick while the process has one
 /// thread but waits for a grace period of the kernel's once it has several (milliseconds:
 /// docs/measurements/memory_resources.md, "Idle threads"), so it is made as the program starts
 /// (process_wide_fence_at_start), not on the first thread's first use.

@@ -5,7 +5,8 @@
 // A State is a trivially destructible struct with `bool closed` and `bool guarded`, in a thread_local that
 // needs no guard variable on the fast path. Before a thread first keeps something, arm() makes a second
 // thread_local whose destructor, when the thread ends, gives everything back (Empty) and closes the cache:
-// what the thread releases after that (another thread_local's destructor may) goes straight back.
+// what the thread releases after that (another thread_local's destructor may) goes straight back. (On
+// Windows the State is on the heap and a fiber-local slot's callback closes it: see thread_part.)
 //
 // What all threads' caches keep together is bounded too, by one budget for the process (the warm budget,
 // relo/warm_memory.hpp): a cache keeps a block only after taking its bytes from the budget, and gives them
@@ -21,10 +22,9 @@
 // (owner_visit), the emptying thread claims the idle caches, runs os::process_wide_fence() (membarrier:
 // every running thread executes a full fence), and empties a claimed cache only if its owner is not in it
 // and has not come back since it was found idle; an owner that comes back to a claimed cache waits until
-// the claim ends. On another POSIX system, which has no such fence, the owner's mark is a sequentially
-// consistent store instead (a full fence on its side: the same protocol, Dekker's, in the C++ model), and
-// so it is under ThreadSanitizer, which models no process-wide fence. On Windows nothing is emptied before
-// its thread ends (os::process_wide_fence_ready says why): the budget alone bounds it.
+// the claim ends. On Windows and other POSIX systems, which have no such fence here, the owner's mark is a
+// sequentially consistent store instead (a full fence on its side: the same protocol, Dekker's, in the
+// C++ model), and so it is under ThreadSanitizer, which models no process-wide fence.
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_THREAD_CACHE_HPP
 #define RELO_DETAIL_THREAD_CACHE_HPP
@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <type_traits>
 
@@ -83,10 +84,10 @@ inline std::int64_t steady_now_ns() noexcept {
 }
 
 /// Whether the owner's mark is itself a full fence (a sequentially consistent store, as the claim is):
-/// another POSIX system, which has no process-wide fence, and ThreadSanitizer, which models none. Else the
-/// marks and the claim are relaxed stores and acquire loads with compiler fences between, made full fences
-/// by os::process_wide_fence() on the emptying side. (Not on Windows: os::process_wide_fence_ready.)
-inline constexpr bool owner_marks_fenced = RELO_TSAN || (!RELO_OS_WINDOWS && !RELO_HAS_LINUX_VM);
+/// Windows and other POSIX systems, where os::process_wide_fence() has no fence to run, and
+/// ThreadSanitizer, which models none. Else (Linux) the marks and the claim are relaxed stores and acquire
+/// loads with compiler fences between, made full fences by os::process_wide_fence() on the emptying side.
+inline constexpr bool owner_marks_fenced = RELO_TSAN || !RELO_HAS_LINUX_VM;
 inline constexpr std::memory_order visit_mark_order =
     owner_marks_fenced ? std::memory_order_seq_cst : std::memory_order_relaxed;
 inline constexpr std::memory_order visit_read_order =
@@ -218,8 +219,14 @@ class thread_cache {
 public:
     /// The calling thread's state.
     static State& state() noexcept {
+#if RELO_OS_WINDOWS
+        thread_part* const part = current_part();
+        if (RELO_LIKELY(part != nullptr)) return part->state;
+        return start_thread_part();
+#else
         thread_local State s{};
         return s;
+#endif
     }
 
     /// f(the calling thread's state), inside a visit of its owner (for a reader or a trim of a reclaimable
@@ -237,43 +244,118 @@ public:
     static void arm(State& s) noexcept {
         if (s.guarded) return;
         s.guarded = true;
+#if RELO_OS_WINDOWS
+        // (The thread's part was made with its end's callback: only the registry is left.)
+        thread_part* const part = current_part();
+        if (part != nullptr && &part->state == &s) enlist(part->entry, s);
+#else
         thread_local closer c;
         (void)c;
+#endif
     }
 
 private:
     static std::size_t empty_from_registry(reclaimable_cache& c) noexcept { return Empty(static_cast<State&>(c)); }
 
+    /// Lists the thread's cache s in the registry, where another thread may empty it once it is idle.
+    static void enlist([[maybe_unused]] reclaimable_entry& entry, [[maybe_unused]] State& s) noexcept {
+        if constexpr (reclaimable) {
+            if (!idle_caches_can_be_emptied()) return;
+            entry.cache = &s;
+            entry.empty = &empty_from_registry;
+            entry.seen_visits = ~std::size_t{0};  // (seen as a visit on the first pass)
+            std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
+            entry.next = reclaimable_caches.first;
+            if (entry.next != nullptr) entry.next->previous = &entry;
+            reclaimable_caches.first = &entry;
+        }
+    }
+
+    /// At the thread's end: takes its cache off the registry (waiting for a pass that holds it: none sees
+    /// it after), gives everything back and closes it.
+    static void close([[maybe_unused]] reclaimable_entry& entry, State& s) noexcept {
+        if constexpr (reclaimable) {
+            if (entry.cache != nullptr) {
+                std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
+                (entry.previous != nullptr ? entry.previous->next : reclaimable_caches.first) = entry.next;
+                if (entry.next != nullptr) entry.next->previous = entry.previous;
+            }
+        }
+        Empty(s);
+        s.closed = true;
+    }
+
+#if RELO_OS_WINDOWS
+    // mingw-w64's GCC emulates thread_local storage and frees a thread's before its thread_local
+    // destructors run: a closer there read a new, empty state and left the thread's memory and budget
+    // kept for good. So on Windows a thread's state lives on the heap, found through a native TLS slot
+    // (valid to the thread's very end), and a fiber-local slot's callback, which the system runs with the
+    // state's address when the thread ends, gives it back (after the thread_local destructors or before
+    // them: from then on the TLS slot names the closed state of ended threads). The slot is the fiber's
+    // that first used the state: a program of fibers has it given back when that fiber ends or is deleted
+    // on its thread (its thread goes on without caches); a fiber deleted on another thread leaves it to
+    // its thread (which may then end without giving it back: bounded by the warm budget).
+    struct thread_part {
+        State state{};
+        reclaimable_entry entry{};
+        DWORD thread = ::GetCurrentThreadId();
+    };
+    struct slots {
+        DWORD part;        // TlsAlloc: the thread's part
+        DWORD end;         // FlsAlloc: the same, for the callback at the thread's end
+        bool usable;
+    };
+    static const slots& windows_slots() noexcept {
+        static const slots made = [] {
+            slots s{::TlsAlloc(), ::FlsAlloc(&at_thread_end), false};
+            s.usable = s.part != TLS_OUT_OF_INDEXES && s.end != FLS_OUT_OF_INDEXES;
+            return s;
+        }();
+        return made;
+    }
+    /// The calling thread's part, or null before its first. (TlsGetValue clears the thread's last error:
+    /// kept, as the C runtime keeps it around its own per-thread data.)
+    static thread_part* current_part() noexcept {
+        const DWORD error = ::GetLastError();
+        void* const part = ::TlsGetValue(windows_slots().part);
+        ::SetLastError(error);
+        return static_cast<thread_part*>(part);
+    }
+    /// The state of the threads that ended (and of those relo could not give one): closed, so what they
+    /// give back goes straight back; armed, so nothing lists it. Shared: only the visits' counter is
+    /// written, which nothing reads.
+    static thread_part& ended_part() noexcept {
+        static thread_part part;
+        static const bool closed = (part.state.closed = part.state.guarded = true);
+        (void)closed;
+        return part;
+    }
+    RELO_NOINLINE static State& start_thread_part() noexcept {
+        const slots& s = windows_slots();
+        if (!s.usable) return ended_part().state;
+        auto* const part = new (std::nothrow) thread_part{};
+        if (part == nullptr) return ended_part().state;
+        if (!::FlsSetValue(s.end, part) || !::TlsSetValue(s.part, part)) {
+            (void)::FlsSetValue(s.end, nullptr);
+            delete part;
+            return ended_part().state;
+        }
+        return part->state;
+    }
+    static void WINAPI at_thread_end(void* p) noexcept {
+        auto* const part = static_cast<thread_part*>(p);
+        if (part->thread != ::GetCurrentThreadId()) return;  // (a fiber deleted on another thread)
+        (void)::TlsSetValue(windows_slots().part, &ended_part());
+        close(part->entry, part->state);
+        delete part;
+    }
+#else
     struct closer {
         reclaimable_entry entry{};
-
-        closer() noexcept {
-            if constexpr (reclaimable) {
-                // (Only where another thread can empty it: elsewhere a thread's end may not run its
-                // closer, mingw-w64's, and the registry would keep its entry.)
-                if (!idle_caches_can_be_emptied()) return;
-                entry.cache = &state();
-                entry.empty = &empty_from_registry;
-                entry.seen_visits = ~std::size_t{0};  // (seen as a visit on the first pass)
-                std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
-                entry.next = reclaimable_caches.first;
-                if (entry.next != nullptr) entry.next->previous = &entry;
-                reclaimable_caches.first = &entry;
-            }
-        }
-        ~closer() {
-            if constexpr (reclaimable) {
-                if (entry.cache != nullptr) {
-                    std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
-                    (entry.previous != nullptr ? entry.previous->next : reclaimable_caches.first) = entry.next;
-                    if (entry.next != nullptr) entry.next->previous = entry.previous;
-                }
-            }
-            State& s = state();
-            Empty(s);
-            s.closed = true;
-        }
+        closer() noexcept { enlist(entry, state()); }
+        ~closer() { close(entry, state()); }
     };
+#endif
 };
 
 }  // namespace relo::detail
