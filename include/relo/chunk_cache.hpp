@@ -156,7 +156,7 @@ inline std::size_t chunk_cache_bytes() noexcept {
 }
 
 /// Gives the calling thread's cached chunks back to the global heap.
-inline void trim_chunk_cache() noexcept { detail::chunk_thread_cache::visit(detail::empty_chunk_cache); }
+inline void trim_chunk_cache() noexcept { (void)detail::chunk_thread_cache::trim(); }
 
 }  // namespace relo
 

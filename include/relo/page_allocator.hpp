@@ -103,7 +103,7 @@ inline std::size_t large_block_cache_bytes() noexcept {
 }
 
 /// Gives the calling thread's cached large blocks back to the system.
-inline void trim_large_block_cache() noexcept { detail::warm_block_thread_cache::visit(detail::empty_warm_block_cache); }
+inline void trim_large_block_cache() noexcept { (void)detail::warm_block_thread_cache::trim(); }
 
 template <class T, class Policy = page_allocator_policy>
 class page_allocator {

@@ -95,7 +95,7 @@ inline std::size_t reservation_cache_count() noexcept {
     return detail::reservation_thread_cache::visit([](const detail::reservation_cache_state& c) { return c.count; });
 }
 /// Unmaps the calling thread's cached reservations.
-inline void trim_reservation_cache() noexcept { detail::reservation_thread_cache::visit(detail::empty_reservation_cache); }
+inline void trim_reservation_cache() noexcept { (void)detail::reservation_thread_cache::trim(); }
 
 template <class T, class CommitPolicy = geometric_commit>
 class pinned_vector : public detail::sequence_ops<pinned_vector<T, CommitPolicy>, T, std::allocator<T>> {

@@ -103,9 +103,9 @@ inline void set_warm_memory_limit(std::size_t bytes) noexcept {
 inline void trim_warm_memory() noexcept {
     detail::visit_warm_caches([](detail::chunk_cache_state& chunks, detail::warm_block_cache_state& blocks,
                                  detail::reservation_cache_state& reservations) {
-        detail::empty_chunk_cache(chunks);
-        detail::large_block::empty_cache(blocks);
-        detail::reservation::empty_cache(reservations);
+        detail::chunk_thread_cache::empty(chunks);
+        detail::warm_block_thread_cache::empty(blocks);
+        detail::reservation_thread_cache::empty(reservations);
     });
 }
 

@@ -239,6 +239,14 @@ public:
         return f(s);
     }
 
+    /// Gives back what the calling thread's cache s keeps, inside a visit; returns the bytes. (A closed
+    /// cache keeps nothing and is left alone: on Windows the ended threads' closed state is one.)
+    static std::size_t empty(State& s) noexcept { return s.closed ? 0 : Empty(s); }
+    /// The same, making the visit.
+    static std::size_t trim() noexcept {
+        return visit([](State& s) { return empty(s); });
+    }
+
     /// Makes sure the calling thread's cache is emptied when the thread ends (and, for a reclaimable
     /// cache, lists it in the registry).
     static void arm(State& s) noexcept {
@@ -322,8 +330,8 @@ private:
         return static_cast<thread_part*>(part);
     }
     /// The state of the threads that ended (and of those relo could not give one): closed, so what they
-    /// give back goes straight back; armed, so nothing lists it. Shared: only the visits' counter is
-    /// written, which nothing reads.
+    /// give back goes straight back and a trim leaves it alone; armed, so nothing lists it. Shared: only
+    /// the visits' counter is written, an atomic that nothing reads.
     static thread_part& ended_part() noexcept {
         static thread_part part;
         static const bool closed = (part.state.closed = part.state.guarded = true);
