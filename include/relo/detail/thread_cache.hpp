@@ -312,6 +312,11 @@ private:
         DWORD part;        // TlsAlloc: the thread's part
         DWORD end;         // FlsAlloc: the same, for the callback at the thread's end
         bool usable;
+        // (At the program's end, or a DLL's unloading: no thread's end calls into its code after. The TLS
+        // slot stays, for what is destroyed later: the callback pointed this thread's at the closed state.)
+        ~slots() {
+            if (end != FLS_OUT_OF_INDEXES) (void)::FlsFree(end);
+        }
     };
     static const slots& windows_slots() noexcept {
         static const slots made = [] {
