@@ -173,13 +173,10 @@ public:
         const unsigned top = detail::floor_log2(options.max_block);  // every doubling below 2^top is complete
         const std::size_t in_top = ((options.max_block - (std::size_t{1} << top)) << s) >> top;
         const std::size_t count = 1 + (std::size_t{top - 3} << s) + in_top;
-        if (count <= inline_pools) {  // (copied: detail::multipool_starting_pools)
-            std::memcpy(inline_pools_, detail::multipool_starting_pools.row[s], count * sizeof(pool));
-        } else {  // (finer classes or larger blocks than the defaults: a table from the upstream)
+        if (count > inline_pools)  // (finer classes or larger blocks than the defaults: a table from the upstream)
             pools_ = static_cast<pool*>(upstream_->allocate(count * sizeof(pool), alignof(pool)));
-            for (std::size_t i = 0; i < count; ++i) pools_[i] = detail::empty_multipool_pool(i, s);
-        }
         pool_count_ = count;
+        set_empty_pools();
         // Powers of two: the class that holds n >= alignment is a multiple of it (up to the natural
         // alignment's bound). Finer classes: 8 + 8 / 2^s is the least aligned.
         least_class_alignment_ = s == 0 ? max_natural_alignment : count > 1 ? std::size_t{8} >> s : 8;
@@ -231,7 +228,7 @@ public:
     /// again from their first chunk size. Nothing is destroyed. Safe to repeat.
     void release() noexcept {
         give_back_chunks_and_upstream_blocks();
-        for (std::size_t i = 0; i < pool_count_; ++i) pools_[i] = detail::empty_multipool_pool(i, per_doubling_shift_);
+        set_empty_pools();
     }
 
     // ---- Introspection.
@@ -358,6 +355,16 @@ private:
     static std::size_t natural_alignment(std::size_t size) noexcept {
         const std::size_t lowest = size & (~size + 1);
         return lowest < max_natural_alignment ? lowest : max_natural_alignment;
+    }
+
+    /// Every pool as before its first chunk: the pools inside the resource copied from
+    /// detail::multipool_starting_pools, a table from the upstream set one by one.
+    RELO_ALWAYS_INLINE void set_empty_pools() noexcept {
+        const unsigned s = per_doubling_shift_;
+        if (pools_ == inline_pools_)
+            std::memcpy(inline_pools_, detail::multipool_starting_pools.row[s], pool_count_ * sizeof(pool));
+        else
+            for (std::size_t i = 0; i < pool_count_; ++i) pools_[i] = detail::empty_multipool_pool(i, s);
     }
 
     /// The class for a request, or pool_count_ when it goes to the upstream.

@@ -330,6 +330,11 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
     return 0;
 }
 
+// membarrier's commands (linux/membarrier.h).
+inline constexpr long membarrier_query = 0;
+inline constexpr long membarrier_private_expedited = 1 << 3;
+inline constexpr long membarrier_register_private_expedited = 1 << 4;
+
 /// Whether process_wide_fence() works here: asked of the system once, which registers the process for it
 /// (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED)). False where the system has no such
 /// fence: another POSIX system, a kernel older than 4.14, a sandbox that forbids the call, and Windows,
@@ -341,12 +346,9 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
 inline bool process_wide_fence_ready() noexcept {
 #if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
     static const bool ready = [] {
-        constexpr long query = 0;                            // MEMBARRIER_CMD_QUERY
-        constexpr long private_expedited = 1 << 3;           // MEMBARRIER_CMD_PRIVATE_EXPEDITED
-        constexpr long register_private_expedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
-        const long supported = ::syscall(SYS_membarrier, query, 0, 0);
-        return supported > 0 && (supported & private_expedited) != 0 &&
-               ::syscall(SYS_membarrier, register_private_expedited, 0, 0) == 0;
+        const long supported = ::syscall(SYS_membarrier, membarrier_query, 0, 0);
+        return supported > 0 && (supported & membarrier_private_expedited) != 0 &&
+               ::syscall(SYS_membarrier, membarrier_register_private_expedited, 0, 0) == 0;
     }();
     return ready;
 #else
@@ -363,7 +365,7 @@ inline const bool process_wide_fence_at_start = process_wide_fence_ready();
 /// is false.
 inline bool process_wide_fence() noexcept {
 #if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
-    return process_wide_fence_ready() && ::syscall(SYS_membarrier, 1 << 3, 0, 0) == 0;
+    return process_wide_fence_ready() && ::syscall(SYS_membarrier, membarrier_private_expedited, 0, 0) == 0;
 #else
     return false;
 #endif
