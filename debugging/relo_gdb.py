@@ -7,6 +7,8 @@
 #
 # The printers read the containers' members, so they follow the headers: tests/debugger/debugger_test.py checks
 # every printer against a program built with -g.
+import re
+
 import gdb
 import gdb.printing
 
@@ -131,7 +133,7 @@ class SmallVectorPrinter(_Sequence):
 
     def inline_slots_address(self):
         type_ = self.val.type.strip_typedefs()
-        if type_.tag.startswith("relo::small_vector<"):
+        if re.match(r"^relo::(?:[a-z_]+::)?small_vector<", type_.tag):
             return int(self.val["slots_"].address)
         # small_vector_base<T>: the slots follow the base at T's alignment (small_vector_base::slots_offset).
         align = _element_type(self.val).alignof
@@ -275,17 +277,17 @@ class SynchronizedMultipoolResourcePrinter(_Printer):
 
 def build_pretty_printer():
     pp = gdb.printing.RegexpCollectionPrettyPrinter("relo")
-    pp.add_printer("vector", "^relo::vector<", VectorPrinter)
-    pp.add_printer("inplace_vector", "^relo::inplace_vector<", InplaceVectorPrinter)
-    pp.add_printer("small_vector", "^relo::small_vector(_base)?<", SmallVectorPrinter)
-    pp.add_printer("pinned_vector", "^relo::pinned_vector<", PinnedVectorPrinter)
-    pp.add_printer("vm_arena", "^relo::vm_arena$", VmArenaPrinter)
-    pp.add_printer("monotonic_resource", "^relo::monotonic_resource$", MonotonicResourcePrinter)
-    pp.add_printer("multipool_resource", "^relo::multipool_resource$", MultipoolResourcePrinter)
-    pp.add_printer("synchronized_multipool_resource", "^relo::synchronized_multipool_resource$",
+    pp.add_printer("vector", "^relo::(?:[a-z_]+::)?vector<", VectorPrinter)
+    pp.add_printer("inplace_vector", "^relo::(?:[a-z_]+::)?inplace_vector<", InplaceVectorPrinter)
+    pp.add_printer("small_vector", "^relo::(?:[a-z_]+::)?small_vector(_base)?<", SmallVectorPrinter)
+    pp.add_printer("pinned_vector", "^relo::(?:[a-z_]+::)?pinned_vector<", PinnedVectorPrinter)
+    pp.add_printer("vm_arena", "^relo::(?:[a-z_]+::)?vm_arena$", VmArenaPrinter)
+    pp.add_printer("monotonic_resource", "^relo::(?:[a-z_]+::)?monotonic_resource$", MonotonicResourcePrinter)
+    pp.add_printer("multipool_resource", "^relo::(?:[a-z_]+::)?multipool_resource$", MultipoolResourcePrinter)
+    pp.add_printer("synchronized_multipool_resource", "^relo::(?:[a-z_]+::)?synchronized_multipool_resource$",
                    SynchronizedMultipoolResourcePrinter)
-    pp.add_printer("test_resource", "^relo::test_resource$", TestResourcePrinter)
-    pp.add_printer("profiling_resource", "^relo::profiling_resource$", ProfilingResourcePrinter)
+    pp.add_printer("test_resource", "^relo::(?:[a-z_]+::)?test_resource$", TestResourcePrinter)
+    pp.add_printer("profiling_resource", "^relo::(?:[a-z_]+::)?profiling_resource$", ProfilingResourcePrinter)
     return pp
 
 

@@ -74,7 +74,7 @@ def _small_vector(v):
     t = _type(v)
     begin = _unsigned(v, "storage_.begin")
     length = _unsigned(v, "storage_.size")
-    if t.GetName().startswith("relo::small_vector<"):
+    if re.match(r"^relo::([a-z_]+::)?small_vector<", t.GetName()):
         inline = begin == _member(v, "slots_").GetLoadAddress()
     else:
         # small_vector_base<T>: the slots follow the base, at T's alignment (small_vector_base::slots_offset),
@@ -96,10 +96,10 @@ def _pinned_vector(v):
 
 
 _CONTAINERS = [
-    ("^relo::vector<.+>$", _vector),
-    ("^relo::inplace_vector<.+>$", _inplace_vector),
-    ("^relo::small_vector(_base)?<.+>$", _small_vector),
-    ("^relo::pinned_vector<.+>$", _pinned_vector),
+    ("^relo::([a-z_]+::)?vector<.+>$", _vector),
+    ("^relo::([a-z_]+::)?inplace_vector<.+>$", _inplace_vector),
+    ("^relo::([a-z_]+::)?small_vector(_base)?<.+>$", _small_vector),
+    ("^relo::([a-z_]+::)?pinned_vector<.+>$", _pinned_vector),
 ]
 
 
@@ -272,5 +272,5 @@ def __lldb_init_module(debugger, internal_dict):
         debugger.HandleCommand('type synthetic add -w relo -l %s.ContainerChildren -x "%s"' % (module, pattern))
     for name in ("vm_arena", "monotonic_resource", "multipool_resource", "synchronized_multipool_resource",
                  "test_resource", "profiling_resource"):
-        debugger.HandleCommand('type summary add -w relo -F %s.%s_summary -x "^relo::%s$"' % (module, name, name))
+        debugger.HandleCommand('type summary add -w relo -F %s.%s_summary -x "^relo::([a-z_]+::)?%s$"' % (module, name, name))
     debugger.HandleCommand("type category enable relo")

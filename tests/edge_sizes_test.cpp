@@ -1,13 +1,16 @@
 // tests/edge_sizes_test.cpp — sizes no block can hold, asked of every resource, allocator and container:
 // SIZE_MAX and a little less, 2^63 and a little more or less (detail::max_block_bytes, the largest block
-// relo hands out, is 2^63 - 1), 2^62, at alignments 1 to 4096. Each must be refused with std::bad_alloc
-// (std::length_error where a container's max_size() is passed), before any upstream is asked for more
-// than max_block_bytes, and leave what refused it as it was. Under AddressSanitizer a size that wraps
-// (bytes + a header, bytes + the alignment's slack) writes past the block it buys: the sanitizer
-// configuration of ./relo.sh test runs this file too.
+// relo hands out, is 2^63 - 1), 2^62, at alignments 1 to 4096; and alignments no block can have (2^62,
+// 2^63, huge ones that are no power of two; detail::max_block_alignment is 2^61) at small sizes. Each must
+// be refused with std::bad_alloc (std::length_error where a container's max_size() is passed), before any
+// upstream is asked for more than max_block_bytes or what detail::fits_in_block refuses, and leave what
+// refused it as it was. Under AddressSanitizer a size that wraps (bytes + a header, bytes + the
+// alignment's slack) writes past the block it buys: the sanitizer configuration of ./relo.sh test runs
+// this file too.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory_resource>
 #include <new>
 #include <stdexcept>
@@ -38,11 +41,26 @@ using relo_test::checking_resource;
 constexpr std::size_t max_block = relo::detail::max_block_bytes;
 constexpr std::size_t two_to_63 = std::size_t{1} << 63;
 constexpr std::size_t two_to_62 = std::size_t{1} << 62;
+constexpr std::size_t two_to_61 = std::size_t{1} << 61;
 
+using relo::detail::fits_in_block;
 static_assert(max_block == two_to_63 - 1, "the largest block is PTRDIFF_MAX bytes");
-static_assert(relo::detail::fits_in_block(max_block, 0) && !relo::detail::fits_in_block(max_block, 1));
-static_assert(!relo::detail::fits_in_block(0, SIZE_MAX) && !relo::detail::fits_in_block(SIZE_MAX, 0));
-static_assert(relo::detail::fits_in_block(two_to_62, two_to_62 - 1) && !relo::detail::fits_in_block(two_to_62, two_to_62));
+// fits_in_block(bytes, alignment, header): the header rounded up to the alignment, and a slack of
+// alignment - 1 bytes, at least 15 (alignof(std::max_align_t) - 1).
+static_assert(alignof(std::max_align_t) == 16, "the slack below is 15 bytes at least");
+static_assert(fits_in_block(max_block - 15, 1) && !fits_in_block(max_block - 14, 1) &&
+              !fits_in_block(max_block - 15, 1, 1));
+static_assert(!fits_in_block(0, 1, SIZE_MAX) && !fits_in_block(SIZE_MAX, 1) && !fits_in_block(0, 1, two_to_63));
+static_assert(fits_in_block(two_to_62, 1, two_to_62 - 16) && !fits_in_block(two_to_62, 1, two_to_62 - 15));
+static_assert(fits_in_block(max_block - 8191, 4096, 48) && !fits_in_block(max_block - 8190, 4096, 48));
+// The alignment: a power of two up to 2^61, where a block of a byte still fits with a header of up to it.
+static_assert(relo::detail::max_block_alignment == two_to_61);
+static_assert(fits_in_block(1, two_to_61, two_to_61) && fits_in_block(two_to_62, two_to_61, 16));
+static_assert(!fits_in_block(two_to_62 + 1, two_to_61, 16) && !fits_in_block(0, two_to_61, max_block));
+static_assert(!fits_in_block(1, two_to_62) && !fits_in_block(0, two_to_63) && !fits_in_block(0, two_to_63, 16));
+static_assert(!fits_in_block(1, 0) && !fits_in_block(1, 3) && !fits_in_block(1, 24) && !fits_in_block(1, SIZE_MAX));
+static_assert(!fits_in_block(1, two_to_63 + 1, 16) && !fits_in_block(1, two_to_62 + two_to_63) &&
+              !fits_in_block(1, SIZE_MAX - 15));
 
 /// Sizes beyond any block, most of which wrap when a header or an alignment's slack is added: every resource
 /// refuses them before its upstream (safe to send towards the global heap, even under AddressSanitizer).
@@ -90,10 +108,17 @@ void expect_all_refused(Resource& r, bool global_heap_behind) {
     r.deallocate(p, 100, 16);
 }
 
+/// The upstream was never asked for more than a block can hold, nor for anything detail::fits_in_block
+/// refuses (what a resource asks of its upstream passes the rule the resource checked).
+void expect_asked_within_a_block(const checking_resource& upstream) {
+    EXPECT_LE(upstream.largest_bytes_asked(), max_block) << "an upstream was asked for more than a block holds";
+    EXPECT_EQ(upstream.requests_beyond_a_block(), 0u) << "an upstream was asked for what detail::fits_in_block refuses";
+}
+
 /// After the refusals: the upstream was never asked for more than a block can hold, and holds what it
 /// held before.
 void expect_upstream_untouched(const checking_resource& upstream, std::size_t live_before) {
-    EXPECT_LE(upstream.largest_bytes_asked(), max_block) << "an upstream was asked for more than a block holds";
+    expect_asked_within_a_block(upstream);
     EXPECT_EQ(upstream.live_blocks(), live_before);
 }
 
@@ -137,14 +162,14 @@ TEST(EdgeSizes, MultipoolResource) {
     relo::monotonic_resource monotonic(&under);
     relo::multipool_resource over_monotonic(&monotonic);
     expect_all_refused(over_monotonic, false);
-    EXPECT_LE(under.largest_bytes_asked(), max_block);
+    expect_asked_within_a_block(under);
 }
 
 TEST(EdgeSizes, SynchronizedMultipoolResource) {
     checking_resource upstream;
     relo::synchronized_multipool_resource r(&upstream);
     expect_all_refused(r, false);
-    EXPECT_LE(upstream.largest_bytes_asked(), max_block);
+    expect_asked_within_a_block(upstream);
 }
 
 TEST(EdgeSizes, TestResource) {
@@ -184,7 +209,7 @@ TEST(EdgeSizes, ProfilingResource) {
     relo::multipool_resource pools(&upstream);
     relo::profiling_resource over_pools(&pools);
     expect_all_refused(over_pools, false);
-    EXPECT_LE(upstream.largest_bytes_asked(), max_block);
+    expect_asked_within_a_block(upstream);
 }
 
 TEST(EdgeSizes, ResourceAllocator) {
@@ -213,7 +238,7 @@ TEST(EdgeSizes, ResourceAllocator) {
     EXPECT_FALSE(a.try_expand(p, 4, SIZE_MAX / sizeof(int) + 1));
     EXPECT_EQ(p[3], 7);
     a.deallocate(p, 4);
-    EXPECT_LE(upstream.largest_bytes_asked(), max_block);
+    expect_asked_within_a_block(upstream);
 }
 
 TEST(EdgeSizes, TryExpandOfResources) {
@@ -238,6 +263,276 @@ TEST(EdgeSizes, TryExpandOfResources) {
         pools.deallocate(q, 64, 8);
     }
     expect_upstream_untouched(upstream, upstream.live_blocks());
+}
+
+// ---- Alignments no block can have, at small sizes: 2^62 and 2^63, and huge values that are no power of
+// two. (offset + alignment wrapped to a small number in the multipool's and the profiling resource's
+// header arithmetic, and their upstream was asked for 2^63 + 1 bytes at alignment 2^63.) Each is refused
+// with std::bad_alloc before an upstream is asked; the resource then works as before.
+
+/// The largest alignment a resource may ask an upstream for (2^61).
+constexpr std::size_t largest_alignment = relo::detail::max_block_alignment;
+const std::size_t small_sizes[] = {0, 1, 8, 64};
+const std::size_t huge_alignments[] = {two_to_62, two_to_63};
+/// Where the request reaches the edge rule: the paths to an upstream. (The bump paths of vm_arena and
+/// monotonic_resource take an alignment that is no power of two as a precondition violation.)
+const std::size_t huge_non_powers[] = {SIZE_MAX,      SIZE_MAX - 15, two_to_63 + 1,  two_to_63 + two_to_62,
+                                       two_to_62 + 8, two_to_62 - 1, two_to_63 - 16, std::size_t{3} << 40};
+
+template <class Resource>
+void expect_alignments_refused(Resource& r, bool non_powers, const checking_resource* upstream = nullptr) {
+    const std::size_t requests = upstream != nullptr ? upstream->requests() : 0;
+    std::pmr::memory_resource& erased = r;
+    for (std::size_t bytes : small_sizes) {
+        for (std::size_t alignment : huge_alignments) {
+            expect_refused(r, bytes, alignment);
+            expect_refused(erased, bytes, alignment);
+        }
+        if (!non_powers) continue;
+        for (std::size_t alignment : huge_non_powers) {
+            expect_refused(r, bytes, alignment);
+            expect_refused(erased, bytes, alignment);
+        }
+    }
+    if (upstream != nullptr) {
+        EXPECT_EQ(upstream->requests(), requests) << "refused only once the upstream was asked";
+    }
+}
+
+/// Small alignments that are no power of two, for the resources whose allocate() checks the request
+/// first (test_resource, profiling_resource, resource_allocator::allocate_bytes); elsewhere they are a
+/// precondition violation, as for std::pmr::memory_resource.
+const std::size_t small_non_powers[] = {0, 3, 24, 100, 4095};
+
+template <class Resource>
+void expect_small_non_powers_refused(Resource& r) {
+    std::pmr::memory_resource& erased = r;
+    for (std::size_t bytes : small_sizes)
+        for (std::size_t alignment : small_non_powers) {
+            expect_refused(r, bytes, alignment);
+            expect_refused(erased, bytes, alignment);
+        }
+}
+
+/// At the largest alignment: the resource may ask the upstream (which refuses it), within the bounds.
+template <class Resource>
+void expect_largest_alignment_refused_by_upstream(Resource& r) {
+    for (std::size_t bytes : small_sizes) expect_refused(r, bytes, largest_alignment);
+}
+
+/// The checking upstream saw neither a size nor an alignment beyond a block's, nor an alignment that is
+/// no power of two, and holds what it held.
+void expect_upstream_saw_no_bad_alignment(const checking_resource& upstream, std::size_t live_before) {
+    expect_upstream_untouched(upstream, live_before);
+    EXPECT_LE(upstream.largest_alignment_asked(), largest_alignment)
+        << "an upstream was asked for an alignment beyond any block's";
+    EXPECT_EQ(upstream.non_power_alignments_asked(), 0u)
+        << "an upstream was asked for an alignment that is no power of two";
+}
+
+/// A few ordinary blocks come and go, over-aligned ones included.
+template <class Resource>
+void expect_usable(Resource& r) {
+    void* p = r.allocate(100, 16);
+    std::memset(p, 0x5a, 100);
+    void* q = r.allocate(64, 4096);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q) % 4096, 0u);
+    std::memset(q, 0x6b, 64);
+    void* big = r.allocate(100000, 64);
+    std::memset(big, 0x7c, 100000);
+    r.deallocate(big, 100000, 64);
+    r.deallocate(q, 64, 4096);
+    r.deallocate(p, 100, 16);
+}
+
+TEST(EdgeSizes, HugeAlignmentsMonotonicResource) {
+    checking_resource upstream;
+    {
+        relo::monotonic_resource r(&upstream);
+        expect_alignments_refused(r, false, &upstream);
+        EXPECT_EQ(r.upstream_bytes(), 0u);
+        expect_largest_alignment_refused_by_upstream(r);
+        expect_upstream_saw_no_bad_alignment(upstream, 0);
+        expect_usable(r);
+        r.release();
+        expect_usable(r);
+        expect_alignments_refused(r, false, &upstream);
+    }
+    alignas(std::max_align_t) char buffer[512];
+    relo::monotonic_resource from_buffer(buffer, sizeof buffer, &upstream);
+    expect_alignments_refused(from_buffer, false, &upstream);
+    expect_usable(from_buffer);
+    from_buffer.release();
+    relo::vm_arena arena(std::size_t{1} << 24);
+    relo::monotonic_resource over_arena(&arena);
+    expect_alignments_refused(over_arena, false);
+    expect_largest_alignment_refused_by_upstream(over_arena);
+    EXPECT_EQ(over_arena.bytes_in_use(), 0u);
+    expect_usable(over_arena);
+    over_arena.release();
+    EXPECT_EQ(over_arena.bytes_in_use(), 0u);
+    expect_upstream_saw_no_bad_alignment(upstream, 0);
+}
+
+TEST(EdgeSizes, HugeAlignmentsVmArena) {
+    relo::vm_arena arena(std::size_t{1} << 24);
+    void* first = arena.allocate(64);
+    const std::size_t used = arena.used();
+    expect_alignments_refused(arena, false);
+    expect_largest_alignment_refused_by_upstream(arena);
+    EXPECT_EQ(arena.used(), used);
+    EXPECT_EQ(arena.allocate(64, 64), static_cast<char*>(first) + 64);
+    expect_usable(arena);
+    arena.reset();
+    EXPECT_EQ(arena.used(), 0u);
+    expect_usable(arena);
+}
+
+TEST(EdgeSizes, HugeAlignmentsMultipoolResource) {
+    checking_resource upstream;
+    relo::multipool_resource r(&upstream);
+    expect_alignments_refused(r, true, &upstream);
+    expect_largest_alignment_refused_by_upstream(r);
+    expect_refused(r, 0, 0);  // (n = max(bytes, alignment) = 0 indexed the table of classes at n - 1)
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+    EXPECT_EQ(r.upstream_blocks(), 0u);
+    expect_upstream_saw_no_bad_alignment(upstream, 0);
+    expect_usable(r);
+    r.release();
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+    expect_usable(r);
+    expect_alignments_refused(r, true, &upstream);
+    checking_resource under;
+    relo::monotonic_resource monotonic(&under);
+    relo::multipool_resource over_monotonic(&monotonic);
+    expect_alignments_refused(over_monotonic, true, &under);
+    expect_usable(over_monotonic);
+    expect_upstream_saw_no_bad_alignment(under, under.live_blocks());
+}
+
+TEST(EdgeSizes, HugeAlignmentsSynchronizedMultipoolResource) {
+    checking_resource upstream;
+    relo::synchronized_multipool_resource r(&upstream);
+    const std::size_t live = upstream.live_blocks();
+    expect_alignments_refused(r, true, &upstream);
+    expect_refused(r, 0, 0);
+    expect_largest_alignment_refused_by_upstream(r);
+    expect_upstream_saw_no_bad_alignment(upstream, live);
+    expect_usable(r);
+    r.release();
+    expect_usable(r);
+}
+
+TEST(EdgeSizes, HugeAlignmentsTestResource) {
+    checking_resource upstream;
+    relo::test_resource r(&upstream, "alignments");
+    expect_alignments_refused(r, true, &upstream);
+    expect_small_non_powers_refused(r);
+    expect_largest_alignment_refused_by_upstream(r);
+    EXPECT_EQ(r.total_blocks(), 0u);
+    expect_upstream_saw_no_bad_alignment(upstream, 0);
+    expect_usable(r);
+    EXPECT_EQ(r.blocks_in_use(), 0u);
+    EXPECT_EQ(r.problems(), 0u);
+}
+
+TEST(EdgeSizes, HugeAlignmentsProfilingResource) {
+    checking_resource upstream;
+    relo::profiling_resource r(&upstream);
+    expect_alignments_refused(r, true, &upstream);
+    expect_small_non_powers_refused(r);
+    expect_largest_alignment_refused_by_upstream(r);
+    EXPECT_EQ(r.profile().allocations, 0u);  // (refusals are not recorded)
+    expect_upstream_saw_no_bad_alignment(upstream, 0);
+    expect_usable(r);
+    const relo::allocation_profile p = r.profile();
+    EXPECT_EQ(p.allocations, 3u);
+    EXPECT_EQ(p.bytes_in_use, 0u);
+    // Over a multipool, whose own pass-through to the upstream had the same wrap.
+    relo::multipool_resource pools(&upstream);
+    relo::profiling_resource over_pools(&pools);
+    expect_alignments_refused(over_pools, true, &upstream);
+    expect_usable(over_pools);
+    expect_upstream_saw_no_bad_alignment(upstream, upstream.live_blocks());
+}
+
+TEST(EdgeSizes, HugeAlignmentsResourceAllocator) {
+    checking_resource upstream;
+    relo::multipool_resource pools(&upstream);
+    relo::resource_allocator<int, relo::multipool_resource> a(&pools);
+    const std::size_t requests = upstream.requests();
+    for (std::size_t bytes : small_sizes) {
+        for (std::size_t alignment : huge_alignments) {
+            void* p = nullptr;
+            EXPECT_THROW(p = a.allocate_bytes(bytes, alignment), std::bad_alloc) << bytes << " at " << alignment;
+            (void)p;
+        }
+        for (std::size_t alignment : huge_non_powers) {
+            void* p = nullptr;
+            EXPECT_THROW(p = a.allocate_bytes(bytes, alignment), std::bad_alloc) << bytes << " at " << alignment;
+            (void)p;
+        }
+        for (std::size_t alignment : small_non_powers) {
+            void* p = nullptr;
+            EXPECT_THROW(p = a.allocate_bytes(bytes, alignment), std::bad_alloc) << bytes << " at " << alignment;
+            (void)p;
+        }
+    }
+    EXPECT_EQ(upstream.requests(), requests) << "refused only once the upstream was asked";
+    int* p = a.allocate(4);
+    p[3] = 7;
+    a.deallocate(p, 4);
+    expect_upstream_saw_no_bad_alignment(upstream, upstream.live_blocks());
+}
+
+// Over the global heap, which the refusals must not reach (AddressSanitizer's operator new aborts on such
+// an alignment rather than throw).
+TEST(EdgeSizes, HugeAlignmentsOverTheGlobalHeap) {
+    relo::profiling_resource profiler;
+    expect_alignments_refused(profiler, true);
+    expect_usable(profiler);
+    EXPECT_EQ(profiler.profile().allocations, 3u);
+    relo::test_resource checked("alignments over the heap");
+    expect_alignments_refused(checked, true);
+    expect_usable(checked);
+    EXPECT_EQ(checked.total_blocks(), 3u);
+    relo::multipool_resource pools(std::pmr::new_delete_resource());
+    expect_alignments_refused(pools, true);
+    expect_usable(pools);
+    EXPECT_EQ(pools.upstream_blocks(), 0u);
+}
+
+/// Sizes within a few headers and alignments of max_block_bytes, where each resource's own check and
+/// what it then asks of its upstream meet: whatever a resource passes on must pass the rule again.
+template <class Resource>
+void expect_edge_requests_within_a_block(Resource& r) {
+    std::vector<std::size_t> alignments_to_try(std::begin(alignments), std::end(alignments));
+    alignments_to_try.push_back(largest_alignment);
+    for (std::size_t alignment : alignments_to_try)
+        for (std::size_t below : {std::size_t{0}, std::size_t{4096}, std::size_t{8192}, alignment, 2 * alignment})
+            for (std::size_t k = 0; k < 80; ++k) expect_refused(r, max_block - below - k, alignment);
+}
+
+TEST(EdgeSizes, WhatEachResourcePassesOnFitsABlock) {
+    checking_resource upstream;
+    {
+        relo::monotonic_resource monotonic(&upstream);
+        expect_edge_requests_within_a_block(monotonic);
+        relo::multipool_resource pools(&upstream);
+        expect_edge_requests_within_a_block(pools);
+        relo::synchronized_multipool_resource shared(&upstream);
+        expect_edge_requests_within_a_block(shared);
+        relo::test_resource checked(&upstream, "edges");
+        expect_edge_requests_within_a_block(checked);
+        relo::profiling_resource profiler(&upstream);
+        expect_edge_requests_within_a_block(profiler);
+        relo::profiling_resource over_pools(&pools);
+        expect_edge_requests_within_a_block(over_pools);
+        relo::multipool_resource over_monotonic(&monotonic);
+        expect_edge_requests_within_a_block(over_monotonic);
+        EXPECT_GT(upstream.requests(), 0u);  // (some reached it, and it refused them)
+    }
+    expect_upstream_untouched(upstream, 0);
 }
 
 struct alignas(64) over_aligned {

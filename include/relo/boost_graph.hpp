@@ -22,7 +22,10 @@
 #include "relo/page_allocator.hpp"
 #include "relo/vector.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// Boost.Graph's selector of relo::vector<V, Allocator<V>>.
 template <template <class> class Allocator = default_allocator>
@@ -39,6 +42,7 @@ boost::graph_detail::unstable_tag iterator_stability(const vector<T, A, G>&) {
     return {};
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 namespace boost {

@@ -28,7 +28,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// The numbers a commit policy is made of (bytes).
 struct commit_rule {
@@ -51,6 +54,7 @@ struct page_commit {
     static constexpr commit_rule rule{std::size_t{4} << 10, std::size_t{4} << 10, SIZE_MAX, std::size_t{4} << 10};
 };
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_COMMIT_POLICY_HPP

@@ -20,7 +20,10 @@
 #include <numeric>
 #include <type_traits>
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// Growth by the factor Num/Den (reduced), e.g. growth_factor<3, 2> grows by 1.5.
 template <std::intmax_t Num, std::intmax_t Den = 1>
@@ -63,6 +66,7 @@ constexpr std::size_t next_capacity(std::size_t current, std::size_t required, s
 }
 
 }  // namespace detail
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_GROWTH_HPP

@@ -48,7 +48,10 @@
 #include "relo/detail/uninitialized.hpp"
 #include "relo/relocation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 /// The type of the size: the smallest unsigned type that holds every size from 0 to N, up to 16 bits.
@@ -476,6 +479,7 @@ template <class T, std::size_t N>
 struct relocation_diagnosis<inplace_vector<T, N>> : explain_all<T> {};
 }  // namespace detail
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_INPLACE_VECTOR_HPP

@@ -48,7 +48,10 @@
 #include "relo/detail/os_memory.hpp"
 #include "relo/vm_arena.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 class monotonic_resource final : public detail::resource_base<monotonic_resource> {
 public:
@@ -134,10 +137,11 @@ public:
             return;
         }
         ++chunk_epoch_;
+        detail::chunk_return give_back(upstream_);
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            detail::give_back_chunk(upstream_, c, c->size, chunk_alignment);
+            give_back(c, c->size, chunk_alignment);
         }
         detail::poison(buffer_, buffer_size_);
         top_ = buffer_;
@@ -192,9 +196,10 @@ private:
 
     RELO_NOINLINE void* allocate_slow(std::size_t bytes, std::size_t alignment) {
         if (arena_ != nullptr) return arena_->allocate(bytes, alignment);
-        // A chunk holds the header, the padding that alignment may need, and the block.
+        detail::check_block_size(bytes, alignment, header);
+        // A chunk holds the header, the padding that alignment may need, and the block (no more than the
+        // check counted: the alignment a power of two up to detail::max_block_alignment, nothing wraps).
         const std::size_t extra = header + (alignment > chunk_alignment ? alignment : 0);
-        detail::check_block_size(bytes, extra);
         const std::size_t needed = bytes + extra;
         const std::size_t size = needed > next_chunk_ ? needed : next_chunk_;
         void* memory = detail::take_chunk(upstream_, size, chunk_alignment);  // may throw: nothing changed yet
@@ -241,6 +246,7 @@ private:
     }
 };
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_MONOTONIC_RESOURCE_HPP

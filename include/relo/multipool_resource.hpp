@@ -58,7 +58,10 @@
 #include "relo/detail/resource_base.hpp"
 #include "relo/detail/sanitizers.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 namespace detail {
 
@@ -194,7 +197,8 @@ public:
     }
 
     /// A block of at least `bytes` at a multiple of `alignment` (a power of two). Throws std::bad_alloc
-    /// when the upstream does (the resource is then unchanged).
+    /// when the upstream does, or, before asking it, when no block holds `bytes` at `alignment`
+    /// (detail::check_block_size); the resource is then unchanged.
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t i = class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= pool_count_)) return allocate_upstream(bytes, alignment);
@@ -369,8 +373,9 @@ private:
 
     /// The class for a request, or pool_count_ when it goes to the upstream.
     RELO_ALWAYS_INLINE std::size_t class_of(std::size_t bytes, std::size_t alignment) const noexcept {
-        const std::size_t n = bytes > alignment ? bytes : alignment;  // (>= 1: alignment is)
-        if (RELO_UNLIKELY(n > small_class_limit_)) return class_of_larger(n, alignment);
+        const std::size_t n = bytes > alignment ? bytes : alignment;
+        // (n - 1 indexes the table anyway: n = 0, zero bytes at alignment 0, goes out of line, not before it.)
+        if (RELO_UNLIKELY(n - 1 >= small_class_limit_)) return class_of_larger(n, alignment);
         return aligned_class(small_classes_[(n - 1) >> small_class_shift_], alignment);
     }
 
@@ -385,7 +390,7 @@ private:
     /// class_of for the requests past the table: computed, out of line (so that the inline fast paths
     /// stay small enough for the compiler to inline their callers in turn).
     RELO_NOINLINE std::size_t class_of_larger(std::size_t n, std::size_t alignment) const noexcept {
-        if (n > options_.max_block) return pool_count_;
+        if (n > options_.max_block || alignment == 0) return pool_count_;  // (alignment 0: refused upstream)
         const std::size_t i = detail::multipool_class_by_size(n, per_doubling_shift_);
         return i < pool_count_ ? aligned_class(i, alignment) : pool_count_;
     }
@@ -465,17 +470,17 @@ private:
     /// Every chunk and every upstream block back to the upstream; the pools are left as they were.
     void give_back_chunks_and_upstream_blocks() noexcept {
         ++chunk_epoch_;
+        detail::chunk_return give_back(upstream_);
         while (chunks_ != nullptr) {
             chunk* const c = chunks_;
             chunks_ = c->previous;
-            if (c->base != nullptr) detail::give_back_chunk(upstream_, c->base, c->bytes, chunk_alignment);
+            if (c->base != nullptr) give_back(c->base, c->bytes, chunk_alignment);
         }
         first_chunks_next_ = first_chunks_end_ = nullptr;
         while (upstream_list_ != nullptr) {
             upstream_block* const l = upstream_list_;
             upstream_list_ = l->next;
-            detail::give_back_chunk(upstream_, reinterpret_cast<char*>(l) + sizeof(upstream_block) - l->offset, l->total,
-                                    l->alignment);
+            give_back(reinterpret_cast<char*>(l) + sizeof(upstream_block) - l->offset, l->total, l->alignment);
         }
         upstream_bytes_ = 0;
         upstream_held_ = 0;
@@ -486,9 +491,9 @@ private:
     // a hash table's bucket arrays, freed and made again of the same sizes by the next structure, would
     // otherwise leave the heap's top free for glibc to trim, and be faulted in again each time.
     RELO_NOINLINE void* allocate_upstream(std::size_t bytes, std::size_t alignment) {
+        detail::check_block_size(bytes, alignment, sizeof(upstream_block));  // (before the alignment is used)
         const std::size_t align = alignment > alignof(upstream_block) ? alignment : alignof(upstream_block);
         const std::size_t offset = (sizeof(upstream_block) + align - 1) / align * align;
-        detail::check_block_size(bytes, offset + align);  // (the upstream may round to the alignment)
         const std::size_t total = offset + (bytes != 0 ? bytes : 1);  // (zero bytes: a distinct block all the same)
         char* const raw = static_cast<char*>(detail::take_chunk(upstream_, total, align));
         auto* l = reinterpret_cast<upstream_block*>(raw + offset - sizeof(upstream_block));
@@ -635,6 +640,7 @@ private:
     }
 };
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_MULTIPOOL_RESOURCE_HPP

@@ -18,7 +18,10 @@
 
 #include "relo/detail/errors.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 #if defined(__cpp_lib_optional) && __cpp_lib_optional >= 202506L
 
@@ -71,6 +74,7 @@ private:
 
 #endif
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_OPTIONAL_REF_HPP

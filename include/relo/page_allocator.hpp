@@ -44,7 +44,10 @@
 #include "relo/detail/os_memory.hpp"
 #include "relo/relocation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// Where page_allocator switches from malloc to its own large blocks, and how those behave. A custom
 /// policy is any type with these static members; pass it as page_allocator's second argument.
@@ -283,6 +286,7 @@ private:
 template <class T>
 using default_allocator = page_allocator<T>;
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_PAGE_ALLOCATOR_HPP

@@ -69,7 +69,10 @@
 #include "relo/detail/uninitialized.hpp"
 #include "relo/relocation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// The tag of pinned_vector's constructors that take the reservation's size, in elements.
 struct max_capacity_t {
@@ -482,6 +485,7 @@ pinned_vector(max_capacity_t, std::size_t, InputIt, InputIt) -> pinned_vector<ty
 template <class T, class P>
 struct is_trivially_relocatable<pinned_vector<T, P>> : std::true_type {};
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_PINNED_VECTOR_HPP

@@ -21,6 +21,9 @@
 // resource, however many resources a thread uses in turn). docs/measurements/memory_resources.md, "test_resource and
 // profiling_resource", measures it against the upstream alone. Thread-safe; profile() may run while
 // other threads allocate (it sums what each thread's record holds at that moment).
+// fork(): the lock is taken around every fork (detail/fork_guard.hpp), so a child may use the resource it
+// inherited while other threads used it (making and destroying one takes the fork list's lock once). The
+// child's records of threads it does not have stay, and count in its profile.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_PROFILING_RESOURCE_HPP
 #define RELO_PROFILING_RESOURCE_HPP
@@ -44,9 +47,13 @@
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/resource_base.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// What a profiling_resource recorded (relo::profiling_resource::profile()).
 struct allocation_profile {
@@ -210,10 +217,12 @@ public:
     /// Blocks still live are not given back (the upstream may release them in bulk, as a monotonic one does).
     ~profiling_resource() override = default;
 
-    /// `bytes` at `alignment` from the upstream, recorded. Throws what the upstream throws.
+    /// `bytes` at `alignment` from the upstream, recorded. Throws what the upstream throws, or
+    /// std::bad_alloc before asking it when no block holds `bytes` at `alignment` with the header
+    /// (detail::check_block_size).
     void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
+        detail::check_block_size(bytes, alignment, sizeof(header));  // (before bytes + offset, or the offset, can wrap)
         const std::size_t offset = header_offset(alignment);
-        detail::check_block_size(bytes, offset + upstream_alignment(alignment));  // (before bytes + offset can wrap)
         detail::profile_record& r = record();
         char* const raw = static_cast<char*>(upstream_->allocate(bytes + offset, upstream_alignment(alignment)));
         const std::uint64_t serial = r.allocations.load(std::memory_order_relaxed) + 1;
@@ -334,6 +343,7 @@ private:
     std::vector<std::unique_ptr<detail::profile_record>> records_;   // one per thread that used this resource
     std::unordered_map<std::uint64_t, detail::profile_record*> record_of_thread_;  // by thread serial
     std::size_t thread_records_ = 0;  // records_.size() (for the debuggers' printers)
+    detail::fork_guarded_mutex at_fork_{mutex_};  // (last: listed once the rest is made)
 };
 
 /// relo's strategies, as relo::recommend names them.
@@ -417,6 +427,7 @@ inline allocation_recommendation recommend(const allocation_profile& p, const re
     return {allocation_strategy::multipool_over_monotonic, why, "benchmark I's nested structures (DS5, DS9)"};
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_PROFILING_RESOURCE_HPP

@@ -49,7 +49,10 @@
 
 #include "relo/detail/config.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 /// What the compiler, the standard library or another library in the translation unit says of T. Never a
@@ -262,9 +265,12 @@ RELO_CONSTEXPR20 ForwardIt uninitialized_relocate(InputIt first, InputIt last, F
     return out;
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
-namespace relo::detail {
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 // ---- RELO_ASSERT_TRIVIALLY_RELOCATABLE(T): why a type is not trivially relocatable, as the compiler's error.
 
@@ -366,7 +372,9 @@ constexpr bool explain_trivially_relocatable() {
     }
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 /// Fails to compile, saying why, unless T is trivially relocatable (as relo decides it): the type's special
 /// members, its own opt-out, or the first element of a pair, tuple, variant, optional, array, unique_ptr or

@@ -32,7 +32,10 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 template <class T, class Resource>
 class resource_allocator {
@@ -56,7 +59,9 @@ public:
     [[nodiscard]] T* allocate(std::size_t n) { return allocate_object<T>(n); }
     void deallocate(T* p, std::size_t n) noexcept { deallocate_object(p, n); }
 
-    /// nbytes bytes aligned to alignment (a power of two), straight from the resource.
+    /// nbytes bytes aligned to alignment (a power of two), straight from the resource. std::bad_alloc, before
+    /// the resource is asked, when no block holds them (detail::check_block_size: an alignment that is no
+    /// power of two or above detail::max_block_alignment included).
     [[nodiscard]] void* allocate_bytes(std::size_t nbytes, std::size_t alignment = alignof(std::max_align_t)) {
         detail::check_block_size(nbytes, alignment);  // (whatever the resource's arithmetic does with it)
         return resource_->allocate(nbytes, alignment);
@@ -122,6 +127,7 @@ bool operator!=(const resource_allocator<T, Resource>& a, const resource_allocat
     return !(a == b);
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_RESOURCE_ALLOCATOR_HPP

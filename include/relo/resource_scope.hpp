@@ -36,7 +36,10 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 namespace detail {
 /// The calling thread's innermost scope's resource, or null outside every scope.
@@ -137,6 +140,7 @@ bool operator!=(const current_resource_allocator<T>&, const current_resource_all
     return false;
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_RESOURCE_SCOPE_HPP

@@ -51,7 +51,10 @@
 #include "relo/page_allocator.hpp"
 #include "relo/relocation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 template <class T, class Allocator = default_allocator<T>, class Growth = growth_2>
 class small_vector_base;
@@ -519,6 +522,7 @@ template <class T, std::size_t N = detail::default_small_capacity<T>, class Grow
 using small_vector = relo::small_vector<T, N, std::pmr::polymorphic_allocator<T>, Growth>;
 }  // namespace pmr
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_SMALL_VECTOR_HPP

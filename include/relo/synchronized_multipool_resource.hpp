@@ -24,6 +24,13 @@
 // Everything else is relo::multipool_resource's: the options, the classes and their alignment, release()
 // (which must not run while other threads use the resource; their bins are emptied), winking out, the
 // hardened checks (which lock every shard, the depot and every thread's bins to find a double free).
+//
+// fork(): every lock is taken around a fork (detail/fork_guard.hpp), so that the child may use the resource
+// it inherited, and fork again; the bins of threads the child does not have stay as they were (their
+// blocks come back with release() or the resource's end). Making and destroying a resource takes the fork
+// list's lock once; allocate and deallocate do nothing more. The order ("Locks and fork" below): each
+// resource's shards, newest resource first; then, once for all resources, the registry's mutex, each
+// resource's bins list and depots.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 #define RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
@@ -45,6 +52,7 @@
 #include <vector>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/resource_base.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/thread_cache.hpp"
@@ -54,7 +62,10 @@
 #include <immintrin.h>
 #endif
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 namespace detail {
 
@@ -108,13 +119,18 @@ public:
         batches_.reset(new std::size_t[classes]);
         for (std::size_t c = 0; c < classes; ++c) batches_[c] = batch_for(class_table().pools_[c].size);
         for (std::size_t i = 0; i < shard_count_; ++i) shards_[i].free_blocks.reset(new std::size_t[classes]());
-        const std::lock_guard<std::mutex> lock(registry_mutex());
-        registry().push_back(this);
+        list_registry_at_fork();  // (before this resource's node: see "Locks and fork")
+        {
+            const std::lock_guard<std::mutex> lock(registry_mutex());
+            registry().push_back(this);
+        }
+        detail::add_fork_guard(at_fork_);  // (without the registry's mutex: the fork list's lock comes first)
     }
 
     synchronized_multipool_resource(const synchronized_multipool_resource&) = delete;
     synchronized_multipool_resource& operator=(const synchronized_multipool_resource&) = delete;
     ~synchronized_multipool_resource() override {
+        detail::remove_fork_guard(at_fork_);
         {
             // (From here on a thread that ends gives its bins back to no one: they are deleted below.)
             const std::lock_guard<std::mutex> lock(registry_mutex());
@@ -590,8 +606,14 @@ private:
             is_free = on_list(depots_[i].head, block);
         }
         if (!RELO_ASAN && reads_as_free && !is_free) {
-            guard g(caches_lock_);
-            for (thread_bins* t = caches_; t != nullptr && !is_free; t = t->next) {
+            // (The bins list only grows at its front, and a node's link never changes once listed: walked
+            // without its lock, so that no lock is held while a check lock is waited for.)
+            thread_bins* first = nullptr;
+            {
+                guard g(caches_lock_);
+                first = caches_;
+            }
+            for (thread_bins* t = first; t != nullptr && !is_free; t = t->next) {
                 const bins_guard b(*t);
                 is_free = on_list(t->bins[i].head, block);
             }
@@ -606,8 +628,88 @@ private:
             if (f == block) return true;
         return false;
     }
+
+    // ---- Locks and fork. The fork's handlers take every lock in one order, which must never take one
+    // that a thread holds while it waits for one the handlers took before. Where the code holds a lock
+    // while it waits for another:
+    //   - a shard's lock, then a depot's (a thread without bins), or anything its upstream takes: older
+    //     resources' locks, and, where the upstream path reaches a synchronized pool, the registry's
+    //     mutex and any pool's bins list, depots and check locks (a pool's allocate may empty the
+    //     thread's bins of a pool its table has no slot left for: give_back, vacate);
+    //   - the registry's mutex, then the check lock of the calling thread's own bins, a depot, and a bins
+    //     list (vacate); the bins list's lock, then the heap (new bins);
+    //   - a check lock (hardened builds: the bins' owner, around each use), then a depot's, the thread's
+    //     shard's and all the shard takes; the double-free check, then every other check lock, each
+    //     alone (it reads the bins list's head under its lock, then walks it: see check_pool_block).
+    // So no order of all of them puts the registry's mutex before every pool's shards (a thread holding a
+    // shard of a pool whose upstream reaches a pool waits for it) nor after any depot or bins list (a
+    // thread holding it waits for them). The handlers take them in three steps:
+    //   1. each resource's shards, in its own node, newest resource first as the fork list goes (a
+    //      resource calls only older ones while it holds its locks, as test_resource its mutex);
+    //   2. and 3. in one node listed after every synchronized pool and after every resource that may call
+    //      one (list_registry_at_fork): the registry's mutex, then every pool's bins list and depots,
+    //      under which nothing else is waited for.
+    // The check locks are not taken (their owners hold them while they wait for a shard: they would have
+    // to come first, and the registry's mutex before them). No wait of the handlers depends on one: a
+    // thread waits for a check lock only in the double-free check of a pool, holding at most locks of the
+    // resources over that pool (listed before it: while the handlers wait for one of those, they hold no
+    // lock of the pool, and the check lock's owner goes on), or for its own bins' while it empties them,
+    // which only the double-free check holds, and briefly. In the child, the check locks of the threads it
+    // does not have are freed; their bins stay as they were (never used again; a bin whose owner was
+    // inside it at the fork may be half changed: only the hardened check reads it, and walks its free
+    // list, which is whole at every store).
+
+    /// A node of the fork list for this resource's shards.
+    struct shards_fork_guard : detail::fork_guard {
+        explicit shards_fork_guard(synchronized_multipool_resource& r) noexcept
+            : fork_guard{&lock_shards, &unlock_shards, &unlock_shards}, resource(r) {}
+        synchronized_multipool_resource& resource;
+    };
+    static void lock_shards(detail::fork_guard& g) noexcept {
+        synchronized_multipool_resource& r = static_cast<shards_fork_guard&>(g).resource;
+        for (std::size_t i = 0; i <= r.shard_count_; ++i) r.shards_[i].lock.lock();
+    }
+    static void unlock_shards(detail::fork_guard& g) noexcept {
+        synchronized_multipool_resource& r = static_cast<shards_fork_guard&>(g).resource;
+        for (std::size_t i = 0; i <= r.shard_count_; ++i) r.shards_[i].lock.unlock();
+    }
+
+    /// Lists the node of the registry and every resource's depots, once, before the first resource's own:
+    /// every resource made later is listed before it (the newest first), and one made earlier reaches
+    /// no synchronized pool.
+    static void list_registry_at_fork() noexcept {
+        static detail::fork_guard node{&lock_registry, &unlock_registry_in_parent, &unlock_registry_in_child};
+        static const bool listed = (detail::add_fork_guard(node), true);
+        (void)listed;
+    }
+    static void lock_registry(detail::fork_guard&) noexcept {
+        registry_mutex().lock();
+        for (synchronized_multipool_resource* r : registry()) {
+            r->caches_lock_.lock();
+            for (std::size_t c = 0; c < r->class_table().pool_count_; ++c) r->depots_[c].lock.lock();
+        }
+    }
+    static void unlock_depots(synchronized_multipool_resource& r) noexcept {
+        for (std::size_t c = 0; c < r.class_table().pool_count_; ++c) r.depots_[c].lock.unlock();
+        r.caches_lock_.unlock();
+    }
+    static void unlock_registry_in_parent(detail::fork_guard&) noexcept {
+        for (synchronized_multipool_resource* r : registry()) unlock_depots(*r);
+        registry_mutex().unlock();
+    }
+    /// (The child's only thread: the forking one, which held none of the check locks.)
+    static void unlock_registry_in_child(detail::fork_guard&) noexcept {
+        for (synchronized_multipool_resource* r : registry()) {
+            for (thread_bins* t = r->caches_; t != nullptr; t = t->next) t->check_lock.unlock();
+            unlock_depots(*r);
+        }
+        registry_mutex().unlock();
+    }
+
+    shards_fork_guard at_fork_{*this};  // (last: the other members' offsets stay those of the fast paths)
 };
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP

@@ -25,6 +25,8 @@
 // (docs/measurements/memory_resources.md, "test_resource and profiling_resource"). Thread-safe. The
 // resource remembers the addresses of freed blocks (to tell a double free from a foreign pointer) until
 // they are handed out again.
+// fork(): the lock is taken around every fork (detail/fork_guard.hpp), so a child may use the resource it
+// inherited while other threads used it (making and destroying one takes the fork list's lock once).
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_TEST_RESOURCE_HPP
 #define RELO_TEST_RESOURCE_HPP
@@ -47,9 +49,13 @@
 
 #include "relo/detail/config.hpp"  // (and detail/contracts.hpp: print_to)
 #include "relo/detail/errors.hpp"
+#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/resource_base.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// A block a test_resource handed out.
 struct test_resource_block {
@@ -278,6 +284,7 @@ private:
     std::size_t refused_ = 0;
     std::size_t problems_ = 0;
     long long limit_ = -1;
+    detail::fork_guarded_mutex at_fork_{mutex_};  // (last: listed once the rest is made)
 };
 
 /// What relo::exception_test found.
@@ -317,6 +324,7 @@ exception_test_result exception_test(test_resource& r, F&& f) {
     }
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_TEST_RESOURCE_HPP

@@ -51,7 +51,10 @@
 #include "relo/page_allocator.hpp"
 #include "relo/relocation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 template <class T, class Allocator = default_allocator<T>, class Growth = growth_2>
 class vector : public detail::sequence_ops<vector<T, Allocator, Growth>, T, Allocator> {
@@ -489,6 +492,7 @@ template <class T, class Growth = growth_2>
 using vector = relo::vector<T, std::pmr::polymorphic_allocator<T>, Growth>;
 }  // namespace pmr
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_VECTOR_HPP

@@ -46,7 +46,10 @@
 #include "relo/detail/sanitizers.hpp"
 #include "relo/warm_memory.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 class vm_arena final : public detail::resource_base<vm_arena> {
     using reservation = detail::reservation;
@@ -218,6 +221,7 @@ private:
     }
 
     RELO_NOINLINE void* allocate_committing(std::size_t bytes, std::size_t alignment) {
+        detail::check_block_size(bytes, alignment);  // (a power of two up to detail::max_block_alignment below)
         // Where the block starts, as an offset into the reservation (alignments beyond a page included).
         const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(base_);
         const std::uintptr_t top = reinterpret_cast<std::uintptr_t>(top_);
@@ -241,6 +245,7 @@ private:
     }
 };
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_VM_ARENA_HPP

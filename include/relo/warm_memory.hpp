@@ -3,8 +3,8 @@
 // A long-lived program builds and destroys containers and local resources again and again; the memory one
 // gives back is what the next one asks for. Given back to the system (or to a heap that trims), it is
 // faulted in and zeroed again page by page. So what relo gives back stays with the thread that gives it
-// back, in three bounded caches (detail/thread_cache.hpp: thread_local, no lock, emptied when the thread
-// ends), one per kind of memory:
+// back, in three bounded caches (detail/thread_cache.hpp: per thread, no lock, emptied when the thread
+// ends; docs/life_in_a_process.md says what they do at each event of the process), one per kind of memory:
 //
 //   kind           given back by                        taken by the next          bound (default)
 //   chunks         monotonic, multipool and             resource's chunk of the    chunk_cache_limit() bytes
@@ -26,8 +26,7 @@
 // structure and went idle keeps 32 MiB in all,
 // not 112 MiB a thread. And a thread that stops using its caches for warm_memory_idle_delay() (1 s by
 // default) has them given back by the activity of the others (any thread's 256th visit to its caches, or
-// a thread the budget refuses), or at once by trim_idle_warm_memory() (but on a Linux without membarrier,
-// where the budget alone bounds an idle thread's warm memory). Each bound was
+// a thread the budget refuses), or at once by trim_idle_warm_memory(). Each bound was
 // measured where it is set; the policy, its cost and its measurements are docs/measurements/memory_resources.md,
 // "Warm memory". Each bound is set process-wide (0 turns that cache off, or all of them for the budget) and
 // applies from the next give-back; trim_warm_memory() gives the calling thread's caches back now,
@@ -49,7 +48,10 @@
 #include "relo/detail/large_block.hpp"
 #include "relo/detail/reservation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// What the calling thread keeps warm, in bytes of memory (committed, resident where it was written).
 struct warm_memory_held {
@@ -66,14 +68,15 @@ struct warm_memory_held {
 namespace detail {
 
 /// f(chunks, large blocks, reservations): the calling thread's three caches, inside a visit of each
-/// (another thread may empty an idle cache otherwise).
+/// (another thread may empty an idle cache otherwise); the closed ones in a visit nested in another.
 template <class F>
 auto visit_warm_caches(F f) noexcept {
     chunk_cache_state& chunks = chunk_cache();
     warm_block_cache_state& blocks = warm_block_cache();
     reservation_cache_state& reservations = reservation_cache();
     const owner_visit chunks_visit(chunks), blocks_visit(blocks), reservations_visit(reservations);
-    return f(chunks, blocks, reservations);
+    return f(chunk_thread_cache::visited(chunks_visit, chunks), warm_block_thread_cache::visited(blocks_visit, blocks),
+             reservation_thread_cache::visited(reservations_visit, reservations));
 }
 
 }  // namespace detail
@@ -124,16 +127,18 @@ inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept 
 /// Gives back, from any thread, what every thread keeps warm in caches it has not used for at least
 /// `idle_for` and is not using now (the calling thread's included); returns the bytes given back. Waits
 /// for another such call to end; a thread coming back to its caches meanwhile waits for this one (a few
-/// system calls per cache). Gives nothing back where one thread cannot empty another's caches
-/// (idle_warm_memory_can_be_trimmed()). Time: linear in the threads that have kept something.
+/// system calls per cache). Not async-signal-safe (it takes a lock). Idle time counts from the owner's last visit if that visit kept
+/// something, else from the first look that found the cache as it is now (a call, or any thread's
+/// activity). Time: linear in the threads that have kept something.
 inline std::size_t trim_idle_warm_memory(std::chrono::nanoseconds idle_for = warm_memory_idle_delay()) noexcept {
     return detail::empty_idle_caches(idle_for.count() > 0 ? static_cast<std::int64_t>(idle_for.count()) : 0);
 }
 
-/// Whether one thread can give back another's warm memory here (everywhere but on a Linux without
-/// membarrier): else only a thread itself, or its end, does.
-inline bool idle_warm_memory_can_be_trimmed() noexcept { return detail::idle_caches_can_be_emptied(); }
+/// Whether one thread can give back another's warm memory here: on every system (where the process-wide
+/// fence is missing or denied, the owners' visits are marked with fences of their own).
+inline bool idle_warm_memory_can_be_trimmed() noexcept { return true; }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_WARM_MEMORY_HPP

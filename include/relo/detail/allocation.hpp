@@ -20,7 +20,10 @@
 #include "relo/detail/sanitizers.hpp"
 #include "relo/relocation.hpp"
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// What allocate_at_least returns: the block and how many elements it really holds (count >= requested).
 template <class Pointer, class SizeType = std::size_t>
@@ -215,6 +218,7 @@ private:
 };
 
 }  // namespace detail
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #endif  // RELO_DETAIL_ALLOCATION_HPP

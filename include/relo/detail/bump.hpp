@@ -9,7 +9,11 @@
 
 #include "relo/detail/config.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// `bytes` at a multiple of `alignment` (a power of two) from [top, end): the block, with top moved past
 /// it; nullptr, and top unchanged, when it does not fit (also when aligning would wrap around).
@@ -23,6 +27,8 @@ RELO_ALWAYS_INLINE inline void* bump(char*& top, char* end, std::size_t bytes, s
     return reinterpret_cast<void*>(start);
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_BUMP_HPP

@@ -21,7 +21,11 @@
 #include "relo/detail/config.hpp"
 #include "relo/detail/sanitizers.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 struct capacity_guard_room {
     /// A window over the whole capacity (an operation that may grow the storage or give it away).
@@ -122,6 +126,8 @@ public:
 };
 #endif
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_CAPACITY_GUARD_HPP

@@ -18,7 +18,11 @@
 #include <cstdlib>
 #include <functional>
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 class chunk_index {
 public:
@@ -113,6 +117,8 @@ private:
     }
 };
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_CHUNK_INDEX_HPP

@@ -59,7 +59,11 @@
 #define RELO_ALWAYS_INLINE
 #endif
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 // The builtin where there is one: in C++23, libstdc++ 12's std::is_constant_evaluated() is `if consteval`,
 // which Clang 14 answers with true at run time inside a constexpr function called from another (the
@@ -102,7 +106,9 @@ constexpr unsigned floor_log2(unsigned long long x) noexcept {
 #endif
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 // Hardening: what a violated precondition does (RELO_EXPECTS, RELO_EXPECTS_MSG).
 #include "contracts.hpp"

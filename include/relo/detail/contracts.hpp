@@ -62,7 +62,11 @@
 #define RELO_PRINTF_FORMAT(f, a)
 #endif
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// Stops the program at once (no destructors, no atexit handlers).
 [[noreturn]] inline void trap() noexcept {
@@ -116,7 +120,9 @@ RELO_PRINTF_FORMAT(2, 3) inline void print_to(std::FILE* out, const char* format
     trap();
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #if RELO_PRECONDITIONS_CHECKED
 /// A precondition: when cond is false, the message (a printf format and its values) and a trap.

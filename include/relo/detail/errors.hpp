@@ -3,6 +3,7 @@
 //   std::bad_alloc              an allocation or commit failed, or an inplace_vector would exceed its
 //                               capacity (P0843); a refused reservation of address space says how large it was;
 //                               a block larger than max_block_bytes (with its header and alignment slack),
+//                               or at an alignment that is no power of two or above max_block_alignment,
 //                               refused before any upstream is asked (check_block_size)
 //   std::bad_array_new_length   an allocator asked for more than max_size() objects (as std::allocator)
 //   std::length_error           pinned_vector growth beyond its reservation (through max_size())
@@ -25,7 +26,11 @@
 
 #include "relo/detail/config.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 [[noreturn]] RELO_COLD inline void throw_bad_alloc() { throw std::bad_alloc(); }
 
@@ -35,16 +40,35 @@ namespace relo::detail {
 /// smaller block than was asked for.
 inline constexpr std::size_t max_block_bytes = static_cast<std::size_t>(PTRDIFF_MAX);
 
-/// Whether a block of `bytes` with `extra` bytes more (a header, alignment slack) stays within
-/// max_block_bytes; computed without overflow whatever the two are.
-constexpr bool fits_in_block(std::size_t bytes, std::size_t extra) noexcept {
+/// The largest alignment any relo resource or allocator hands out or asks its upstream for: 2^61 (where
+/// max_block_bytes is 2^63 - 1), the largest at which a block of one byte still fits with a header of up
+/// to the alignment in front of it and the alignment's slack. One bound for every resource, headers or
+/// not, so that all of them answer an alignment alike; it also keeps fits_in_block's sums below SIZE_MAX.
+inline constexpr std::size_t max_block_alignment = (max_block_bytes >> 2) + 1;
+static_assert((max_block_alignment & (max_block_alignment - 1)) == 0, "a power of two");
+
+/// Whether a block of `bytes` at `alignment`, with `header` bytes in front of it, fits in max_block_bytes:
+/// the alignment is a power of two up to max_block_alignment, and the bytes, the header rounded up to the
+/// alignment and the slack hold at most max_block_bytes together. The slack is what aligning inside a
+/// larger block costs, or what an upstream adds rounding the size up to its alignment: alignment - 1
+/// bytes, and at least alignof(std::max_align_t) - 1 (a resource may raise a small alignment to that of
+/// its header or chunks). So what a resource asks of its upstream passes the same rule. Computed without
+/// overflow whatever the three are.
+constexpr bool fits_in_block(std::size_t bytes, std::size_t alignment, std::size_t header = 0) noexcept {
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > max_block_alignment ||
+        header > max_block_bytes)
+        return false;
+    const std::size_t granule = alignment > alignof(std::max_align_t) ? alignment : alignof(std::max_align_t);
+    const std::size_t extra = ((header + alignment - 1) & ~(alignment - 1)) + (granule - 1);  // (< 2^63 + 2^62)
     return extra <= max_block_bytes && bytes <= max_block_bytes - extra;
 }
 
-/// std::bad_alloc unless fits_in_block(bytes, extra): every resource calls it before its upstream, so that
-/// a size computed wrongly (near SIZE_MAX) is refused whatever the upstream's arithmetic does with it.
-RELO_ALWAYS_INLINE inline void check_block_size(std::size_t bytes, std::size_t extra) {
-    if (RELO_UNLIKELY(!fits_in_block(bytes, extra))) throw_bad_alloc();
+/// std::bad_alloc unless fits_in_block(bytes, alignment, header): every resource and allocator calls it
+/// with the alignment it was given, before the alignment enters its own arithmetic and before its
+/// upstream is asked, so that a size or an alignment computed wrongly (near SIZE_MAX, or no power of two)
+/// is refused whatever the resource's and the upstream's arithmetic would do with it.
+RELO_ALWAYS_INLINE inline void check_block_size(std::size_t bytes, std::size_t alignment, std::size_t header = 0) {
+    if (RELO_UNLIKELY(!fits_in_block(bytes, alignment, header))) throw_bad_alloc();
 }
 
 /// The std::bad_alloc of a reservation of address space that the system refused, naming its size and the
@@ -70,6 +94,8 @@ private:
 [[noreturn]] RELO_COLD inline void throw_invalid_argument(const char* what) { throw std::invalid_argument(what); }
 [[noreturn]] RELO_COLD inline void throw_bad_optional_access() { throw std::bad_optional_access(); }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_ERRORS_HPP

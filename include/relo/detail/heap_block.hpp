@@ -22,7 +22,11 @@
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/uninitialized.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// Elements [begin, end) constructed in storage [begin, capacity_end).
 template <class T>
@@ -314,6 +318,8 @@ private:
     }
 };
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_HEAP_BLOCK_HPP

@@ -41,7 +41,11 @@
 
 #include "relo/detail/contracts.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 // ---- Classifying and measuring the iterator ranges the containers accept.
 
@@ -261,6 +265,8 @@ constexpr It unwrap_iterator(It it) {
     return it;
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_ITERATOR_HPP

@@ -43,7 +43,11 @@
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/thread_cache.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 struct large_block_options {
     std::size_t reservation_factor;   // reserve this many times the bytes asked for (1 = exactly)
@@ -97,7 +101,7 @@ public:
     /// A new block for `bytes` bytes of elements: the thread's cached block that best fits them
     /// (take_cached), or a fresh reservation. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
-        check_block_size(bytes, offset);
+        check_block_size(bytes, 1, offset);  // (the reservation starts on a page: the header holds the alignment)
         const std::size_t committed = committed_length(offset + bytes, opt);
         if (cacheable(opt)) {
             if (char* base = take_cached(committed)) {
@@ -152,7 +156,7 @@ public:
     /// change) when the reservation is used up and the address space behind it is taken.
     static bool resize_in_place(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                 large_block_options opt) noexcept {
-        if (!fits_in_block(new_bytes, offset)) return false;
+        if (!fits_in_block(new_bytes, 1, offset)) return false;
         char* base = static_cast<char*>(data) - offset;
         const std::size_t reserved = header(base)->reserved;
         const std::size_t committed = header(base)->committed;  // (a warm block may have more than old_bytes need)
@@ -180,7 +184,7 @@ public:
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             large_block_options opt) {
         if (resize_in_place(data, offset, old_bytes, new_bytes, opt)) return data;
-        check_block_size(new_bytes, offset);
+        check_block_size(new_bytes, 1, offset);
         char* base = static_cast<char*>(data) - offset;
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = header(base)->committed;
@@ -249,8 +253,9 @@ private:
     /// one with the fewest committed pages that are enough, else the one with the most (the fewest pages
     /// to fault in); nullptr if no reservation holds them.
     static char* take_cached(std::size_t committed) noexcept {
-        warm_block_cache_state& c = warm_block_cache();
-        const owner_visit visit(c);
+        warm_block_cache_state& own = warm_block_cache();
+        const owner_visit visit(own);
+        warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         std::size_t best = c.count;
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
             const warm_block_cache_state::entry& e = c.entries[i];
@@ -272,8 +277,9 @@ private:
     /// Keeps a released block in the thread's cache, its committed pages cut to the limit, the oldest
     /// blocks given back to make room; or gives it back when the cache keeps nothing.
     static void cache(char* base) noexcept {
-        warm_block_cache_state& c = warm_block_cache();
-        const owner_visit visit(c);
+        warm_block_cache_state& own = warm_block_cache();
+        const owner_visit visit(own);
+        warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         const std::size_t limit = large_block_cache_limit_bytes.load(std::memory_order_relaxed);
         block_header& h = *header(base);
         if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
@@ -282,13 +288,14 @@ private:
         keep_first_pages(base, limit);
         while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
             drop_cached(c, 0);  // (the oldest go)
+        warm_block_thread_cache::arm(c);  // (before taking budget: a fork sees every cache that holds some)
         const std::size_t room = warm_budget_left(h.committed);
         if (room < os::page_size()) return os::release(base, h.reserved);
         keep_first_pages(base, room);
         if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads took it)
-        warm_block_thread_cache::arm(c);
         c.entries[c.count++] = {base, h.reserved, h.committed};
         c.held += h.committed;
+        visit.kept();
         // A use of a dead vector's elements is reported as one after free() is (the header stays readable).
         poison(base + sizeof(block_header), h.committed - sizeof(block_header));
     }
@@ -353,6 +360,8 @@ private:
 
 inline std::size_t empty_warm_block_cache(warm_block_cache_state& c) noexcept { return large_block::empty_cache(c); }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_LARGE_BLOCK_HPP

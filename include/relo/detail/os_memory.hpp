@@ -43,6 +43,7 @@
 #include <unistd.h>
 #define RELO_OS_WINDOWS 0
 #if !defined(RELO_PORTABLE_POSIX) && (defined(__GLIBC__) || defined(__linux__))
+#include <fcntl.h>
 #include <malloc.h>
 #include <sys/syscall.h>
 #define RELO_HAS_MALLOC_USABLE_SIZE 1
@@ -65,7 +66,11 @@
 #define RELO_HAS_MREMAP 0
 #endif
 
-namespace relo::detail::os {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail::os {
 
 #if !RELO_OS_WINDOWS
 /// mmap's flags for address space that is reserved, not backed: MAP_NORESERVE where the system has it.
@@ -335,42 +340,59 @@ inline constexpr long membarrier_query = 0;
 inline constexpr long membarrier_private_expedited = 1 << 3;
 inline constexpr long membarrier_register_private_expedited = 1 << 4;
 
-/// Whether process_wide_fence() works here: asked of the system once, which registers the process for it
-/// (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED)). False where the system has no such
-/// fence: another POSIX system, a kernel older than 4.14, a sandbox that forbids the call, and Windows,
-/// whose FlushProcessWriteBuffers is not used (the thread caches it serves fence their owners' side
-/// there, detail/thread_cache.hpp). The registration is quick while the process has one
-/// thread but waits for a grace period of the kernel's once it has several (milliseconds:
-/// docs/measurements/memory_resources.md, "Idle threads"), so it is made as the program starts
-/// (process_wide_fence_at_start), not on the first thread's first use.
-inline bool process_wide_fence_ready() noexcept {
-#if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
-    static const bool ready = [] {
-        const long supported = ::syscall(SYS_membarrier, membarrier_query, 0, 0);
-        return supported > 0 && (supported & membarrier_private_expedited) != 0 &&
-               ::syscall(SYS_membarrier, membarrier_register_private_expedited, 0, 0) == 0;
-    }();
-    return ready;
+/// Whether the process has one thread now (false where that cannot be told: another system, no /proc).
+inline bool single_threaded() noexcept {
+#if RELO_HAS_LINUX_VM
+    const int fd = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char text[1024];
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0) return false;
+    text[n] = '\0';
+    // "pid (comm) state ppid ...": num_threads is the 20th field, the 18th after the command's ')'.
+    const char* p = std::strrchr(text, ')');
+    for (int field = 2; p != nullptr && field < 20; ++field) p = std::strchr(p + 1, ' ');
+    return p != nullptr && p[1] == '1' && p[2] == ' ';
 #else
     return false;
 #endif
 }
-inline const bool process_wide_fence_at_start = process_wide_fence_ready();
+
+/// Registers the process for process_wide_fence() (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_
+/// EXPEDITED)); false where the system has no such fence: another POSIX system, Windows (whose
+/// FlushProcessWriteBuffers is not used), a kernel older than 4.14, a sandbox that denies the call, or
+/// RELO_MEMBARRIER=0 in the environment (or -DRELO_NO_MEMBARRIER: never asked, for a sandbox that kills
+/// the process on it). The registration waits for a grace period of the kernel's once the process has
+/// several threads (milliseconds: docs/measurements/memory_resources.md, "Idle threads"); callers make it
+/// once, off the hot paths (detail/thread_cache.hpp). Linux registers a process's child at fork too.
+inline bool register_process_wide_fence() noexcept {
+#if RELO_HAS_LINUX_VM && defined(SYS_membarrier) && !defined(RELO_NO_MEMBARRIER)
+    const char* const setting = std::getenv("RELO_MEMBARRIER");
+    if (setting != nullptr && setting[0] == '0') return false;
+    const long supported = ::syscall(SYS_membarrier, membarrier_query, 0, 0);
+    return supported > 0 && (supported & membarrier_private_expedited) != 0 &&
+           ::syscall(SYS_membarrier, membarrier_register_private_expedited, 0, 0) == 0;
+#else
+    return false;
+#endif
+}
 
 /// A memory fence executed by every running thread of the process, as if each had run
 /// std::atomic_thread_fence(std::memory_order_seq_cst) at some point during the call (Linux's
-/// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)). It pairs with compiler-only fences on the other threads'
-/// side: a store one of them made before such a fence is visible after the call, and a store made before
-/// the call is visible to its loads after the fence. False, and no fence, where process_wide_fence_ready()
-/// is false.
+/// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), after register_process_wide_fence()). It pairs with
+/// compiler-only fences on the other threads' side: a store one of them made before such a fence is
+/// visible after the call, and a store made before the call is visible to its loads after the fence.
 inline bool process_wide_fence() noexcept {
-#if RELO_HAS_LINUX_VM && defined(SYS_membarrier)
-    return process_wide_fence_ready() && ::syscall(SYS_membarrier, membarrier_private_expedited, 0, 0) == 0;
+#if RELO_HAS_LINUX_VM && defined(SYS_membarrier) && !defined(RELO_NO_MEMBARRIER)
+    return ::syscall(SYS_membarrier, membarrier_private_expedited, 0, 0) == 0;
 #else
     return false;
 #endif
 }
 
-}  // namespace relo::detail::os
+}  // namespace detail::os
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_OS_MEMORY_HPP

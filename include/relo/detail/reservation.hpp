@@ -33,7 +33,11 @@
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/thread_cache.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// The most reservations each thread keeps (relo::set_reservation_cache_limit: at most this many slots).
 inline constexpr std::size_t reservation_cache_slots = 8;
@@ -103,8 +107,9 @@ struct reservation {
     static char* take_cached(std::size_t& bytes, const commit_rule& rule, std::size_t& committed) noexcept {
         if (bytes > max_bytes) return nullptr;
         const std::size_t rounded = os::round_up_to_pages(bytes);
-        reservation_cache_state& c = reservation_cache();
-        const owner_visit visit(c);
+        reservation_cache_state& own = reservation_cache();
+        const owner_visit visit(own);
+        reservation_cache_state& c = reservation_thread_cache::visited(visit, own);
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: its pages are the warmest)
             const reservation_cache_state::entry e = c.entries[i];
             if (e.reserved != rounded || !same_rule(e.rule, rule)) continue;
@@ -121,8 +126,9 @@ struct reservation {
     /// never below the rule's retained minimum); to the system otherwise.
     static void release_to_cache(char* base, std::size_t reserved, std::size_t committed, const commit_rule& rule) noexcept {
         if (base == nullptr) return;
-        reservation_cache_state& c = reservation_cache();
-        const owner_visit visit(c);
+        reservation_cache_state& own = reservation_cache();
+        const owner_visit visit(own);
+        reservation_cache_state& c = reservation_thread_cache::visited(visit, own);
         const std::size_t limit = reservation_cache_limit_count.load(std::memory_order_relaxed);  // (<= slots)
         if (c.closed || rule.huge_page_threshold != SIZE_MAX || limit == 0) return release(base, reserved);
         while (c.count >= limit) {  // (the oldest go)
@@ -136,6 +142,7 @@ struct reservation {
         const std::size_t kept = committed > keep ? decommit_beyond(base, committed, keep, rule) : committed;
         if (!take_warm_budget(kept)) return release(base, reserved);  // (other threads keep the process's budget)
         c.entries[c.count++] = {base, reserved, kept, rule};
+        visit.kept();
     }
 
     /// Unmaps every reservation of a thread's cache; returns their committed bytes.
@@ -237,6 +244,8 @@ private:
 
 inline std::size_t empty_reservation_cache(reservation_cache_state& c) noexcept { return reservation::empty_cache(c); }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_RESERVATION_HPP

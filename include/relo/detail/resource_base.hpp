@@ -8,7 +8,11 @@
 
 #include "relo/detail/gdb_printers.hpp"  // (a program with a relo resource carries the printers)
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// std::pmr::memory_resource whose virtual functions call Derived's own (non-virtual, inline) allocate and
 /// deallocate: code that knows the concrete resource calls those directly (relo::resource_allocator), code
@@ -25,6 +29,8 @@ protected:
     bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
 };
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_RESOURCE_BASE_HPP

@@ -47,7 +47,10 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include "relo/detail/abi.hpp"
+
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// Whether relo::vector and relo::small_vector annotate the unused capacity of storage from Allocator under
 /// AddressSanitizer (true unless specialized otherwise): an allocator that checks or reuses the memory
@@ -58,9 +61,12 @@ struct sanitizer_annotations {
     static constexpr bool value = true;
 };
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
-namespace relo::detail {
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// [p, p + bytes) may not be read or written until unpoisoned.
 inline void poison(const void* p, std::size_t bytes) noexcept {
@@ -116,6 +122,8 @@ inline void annotate_contiguous(const void* first, const void* last, const void*
 #endif
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_SANITIZERS_HPP

@@ -49,7 +49,11 @@
 #include "relo/optional_ref.hpp"
 #include "relo/relocation.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 #if RELO_HAS_THREE_WAY
 /// What the standard's exposition-only synth-three-way accepts: <=>, or < both ways.
@@ -617,9 +621,12 @@ std::false_type derives_from_sequence_ops(const void*);
 template <class C>
 inline constexpr bool is_relo_sequence_v = decltype(derives_from_sequence_ops(static_cast<C*>(nullptr)))::value;
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
 
 /// Erases every element satisfying pred from a relo container; returns how many (the counterpart of
 /// std::erase_if; contract in relo/vector.hpp).
@@ -639,6 +646,7 @@ RELO_CONSTEXPR20 typename Container::size_type erase(Container& c, const U& valu
     return relo::erase_if(c, [&value](const auto& e) { return e == value; });
 }
 
+RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
 #include "relo/detail/sequence_checks.hpp"

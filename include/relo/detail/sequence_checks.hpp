@@ -7,7 +7,12 @@
 #ifndef RELO_DETAIL_SEQUENCE_CHECKS_HPP
 #define RELO_DETAIL_SEQUENCE_CHECKS_HPP
 
-namespace relo::detail {
+
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 template <class Derived, class T, class Alloc>
 RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_index(size_type i) const noexcept {
@@ -57,6 +62,8 @@ sequence_ops<Derived, T, Alloc>::index_of_position(const_iterator pos, const cha
     (void)operation;
     return static_cast<size_type>(pos.base() - ptr_begin());
 }
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_SEQUENCE_CHECKS_HPP

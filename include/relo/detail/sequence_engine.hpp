@@ -8,7 +8,12 @@
 #ifndef RELO_DETAIL_SEQUENCE_ENGINE_HPP
 #define RELO_DETAIL_SEQUENCE_ENGINE_HPP
 
-namespace relo::detail {
+
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// The index of the element at p, or npos if p does not point into [begin(), end()). Any T inside the
 /// storage is an element, so an argument that aliases the container is found here and can be read
@@ -348,6 +353,8 @@ RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::resize_with(size_type n, 
     fill(ptr_end(), n - old_size);
     self().seq_set_end(ptr_begin() + n);
 }
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_SEQUENCE_ENGINE_HPP

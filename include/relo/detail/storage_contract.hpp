@@ -64,7 +64,11 @@
 
 #include "relo/detail/config.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 #if RELO_HAS_CONCEPTS
 template <class Derived, class T, class Alloc>
@@ -122,6 +126,8 @@ constexpr bool sequence_ops<Derived, T, Alloc>::storage_contract_holds() {
 }
 #endif
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_STORAGE_CONTRACT_HPP

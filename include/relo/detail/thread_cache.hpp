@@ -1,12 +1,15 @@
 // relo/detail/thread_cache.hpp — how relo keeps memory per thread for the thread's next use, in one place:
-// the chunk cache (relo/chunk_cache.hpp), the reservation cache (detail/reservation.hpp) and the warm-block
-// cache (detail/large_block.hpp) are each a State held here.
+// the chunk cache (relo/chunk_cache.hpp), the reservation cache (detail/reservation.hpp), the warm-block
+// cache (detail/large_block.hpp) and the synchronized multipool's bins are each a State held here.
 //
-// A State is a trivially destructible struct with `bool closed` and `bool guarded`, in a thread_local that
-// needs no guard variable on the fast path. Before a thread first keeps something, arm() makes a second
-// thread_local whose destructor, when the thread ends, gives everything back (Empty) and closes the cache:
-// what the thread releases after that (another thread_local's destructor may) goes straight back. (On
-// Windows the State is on the heap and a fiber-local slot's callback closes it: see thread_part.)
+// A thread's State lives in a part on the heap, found through a thread_local pointer (on Windows a native
+// TLS slot: mingw-w64 frees its emulated thread_local storage before thread_local destructors run), made
+// at the thread's first use with a callback for the thread's end: a pthread key's destructor (a fiber-local
+// slot's on Windows). The callback gives everything back (Empty), closes the cache and frees the part;
+// what the thread releases after that goes straight back (the thread's pointer names a shared closed
+// part). A key's destructor runs after every thread_local destructor of the thread and again in a later
+// round when another key's destructor first uses the cache; a part whose thread ends without it (a first
+// use in the system's last round) is never freed, and stays on the heap, not in a dead thread's storage.
 //
 // What all threads' caches keep together is bounded too, by one budget for the process (the warm budget,
 // relo/warm_memory.hpp): a cache keeps a block only after taking its bytes from the budget, and gives them
@@ -14,17 +17,25 @@
 // each built a large structure and went idle keeps the budget in all, not its per-thread bounds times the
 // threads.
 //
-// And over time: a cache whose State derives from reclaimable_cache is listed in a registry while its
-// thread lives, and any thread may empty the caches whose owners have not visited them for a while
+// And over time: a cache whose State derives from reclaimable_cache is listed in a registry once it keeps
+// something, and any thread may empty the caches whose owners have not visited them for a while
 // (empty_idle_caches: relo::trim_idle_warm_memory, and every thread's activity once the idle delay has
-// passed). The owner's side stays free of locks and read-modify-writes, because a cache sits on the path
-// of every chunk a resource takes: the owner marks each visit with plain stores and a compiler fence
-// (owner_visit), the emptying thread claims the idle caches, runs os::process_wide_fence() (membarrier:
-// every running thread executes a full fence), and empties a claimed cache only if its owner is not in it
-// and has not come back since it was found idle; an owner that comes back to a claimed cache waits until
-// the claim ends. On Windows and other POSIX systems, which have no such fence here, the owner's mark is a
-// sequentially consistent store instead (a full fence on its side: the same protocol, Dekker's, in the
-// C++ model), and so it is under ThreadSanitizer, which models no process-wide fence.
+// passed). The owner's side takes no lock and no read-modify-write: it marks each visit with a plain store
+// and a compiler fence, the emptying thread claims an idle cache, runs os::process_wide_fence() (Linux's
+// membarrier: every running thread executes a full fence), reads the mark again and empties the cache
+// only if its owner is not in it and has not come back since it was found idle. Until the process is
+// registered for that fence (at the first keep if the process has one thread then, else at the first
+// pass), and for good where it cannot be (another system, a sandbox that denies membarrier,
+// RELO_MEMBARRIER=0, ThreadSanitizer), the owner's mark is a sequentially consistent store instead: the
+// same protocol, Dekker's, in the C++ model. An owner that comes back to a claimed cache leaves it and
+// waits until the claim ends. A visit that finds its own cache already
+// visited (a signal handler interrupting the owner inside it) uses the closed part instead: it works,
+// straight to the system, and leaves the interrupted visit's cache alone. No system call is made for any
+// of this before a thread first keeps something.
+//
+// fork(): the registry's lock is one of detail/fork_guard.hpp's, taken last, with every listed cache
+// claimed and no owner inside one; in the child the other threads' parts (which no thread owns there) are
+// emptied and freed.
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_THREAD_CACHE_HPP
 #define RELO_DETAIL_THREAD_CACHE_HPP
@@ -39,10 +50,20 @@
 #include <type_traits>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/sanitizers.hpp"
 
-namespace relo::detail {
+#if !RELO_OS_WINDOWS
+#include <pthread.h>
+#include <time.h>
+#endif
+
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 /// The bytes all threads' caches keep, and the most they may keep together (relo::set_warm_memory_limit).
 inline std::atomic<std::size_t> warm_bytes_of_process{0};
@@ -52,76 +73,155 @@ inline std::atomic<std::size_t> warm_memory_limit_bytes{std::size_t{32} << 20};
 /// (relo::set_warm_memory_idle_delay; docs/measurements/memory_resources.md, "Idle threads").
 inline std::atomic<std::int64_t> warm_memory_idle_delay_ns{std::int64_t{1000} * 1000 * 1000};
 
+/// The clock of idle times, read where a cache keeps a block: a coarse one, whose tick is far below the
+/// idle delay and whose read costs a fraction of CLOCK_MONOTONIC's (docs/measurements/memory_resources.md,
+/// "Idle threads").
+inline std::int64_t idle_clock_ns() noexcept {
+#if RELO_OS_WINDOWS
+    return static_cast<std::int64_t>(::GetTickCount64()) * 1000 * 1000;
+#elif defined(CLOCK_MONOTONIC_COARSE)
+    timespec t;
+    ::clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+    return static_cast<std::int64_t>(t.tv_sec) * 1000 * 1000 * 1000 + t.tv_nsec;
+#else
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
+
 /// The part of a thread cache's State another thread reads to empty it while the owner stays away.
 struct reclaimable_cache {
-    std::atomic<std::size_t> visits;  // odd while the owner is inside; one more at each entry and at each exit
-    std::atomic<bool> claimed;        // another thread is emptying the cache, or deciding whether to
+    std::atomic<std::size_t> visits;      // odd while the owner is inside; one more at each entry and at each exit
+    std::atomic<bool> claimed;            // another thread is emptying the cache, or deciding whether to
+    std::atomic<std::size_t> kept_visit;  // the owner's last visit that kept a block (its `visits` inside)
+    std::atomic<std::int64_t> kept_at_ns; // and when (idle_clock_ns)
 };
 
-/// A reclaimable cache in the registry (held by the thread's closer). Past `empty`, the fields belong to
-/// the thread holding the registry's lock.
+/// A reclaimable cache in the registry (in its thread's part). Past `release`, the fields belong to the
+/// thread holding the registry's lock.
 struct reclaimable_entry {
     reclaimable_cache* cache;
     std::size_t (*empty)(reclaimable_cache&) noexcept;  // gives everything back; returns the bytes
+    void (*release)(reclaimable_entry&) noexcept;       // frees the part (a fork's child: its thread is gone)
+    void* part;                                          // (the thread_cache's part holding this entry)
+    const void* owner;                                   // the owning thread's thread_mark
     reclaimable_entry* next;
     reclaimable_entry* previous;
-    std::size_t seen_visits;  // `visits` when last read
-    std::int64_t idle_since_ns;  // when `visits` was first seen at that value
+    std::size_t seen_visits;     // `visits` when last read
+    std::int64_t idle_since_ns;  // when the owner last visited, as far as is known
     bool emptied;                // since `visits` had that value
     bool claimed;                // in this pass
 };
 
-/// Every living thread's reclaimable caches.
+/// An address of the calling thread's own: which thread owns a part (in a fork's child, the forking one).
+inline thread_local char thread_mark = 0;
+
+void registry_fork_prepare(fork_guard&) noexcept;
+void registry_fork_parent(fork_guard&) noexcept;
+void registry_fork_child(fork_guard&) noexcept;
+
+/// Whether owners mark their visits with fences of their own (sequentially consistent stores): until the
+/// process is registered for os::process_wide_fence(), and for good where it cannot be. Owners read it
+/// without ordering: it only ever goes from true to false, after the registration.
+inline std::atomic<bool> visit_marks_fenced{true};
+
+/// Every living thread's reclaimable caches that have kept something.
 struct reclaimable_registry {
-    std::mutex lock;
+    immortal<std::mutex> lock;
     reclaimable_entry* first = nullptr;
+    bool fence_tried = false;  // (these two: under the lock)
+    bool fence_ready = false;  // registered for os::process_wide_fence(): owners' marks may be plain stores
     std::atomic<std::int64_t> next_pass_ns{0};  // activity looks for idle caches again from then on
+    fork_guard at_fork{&registry_fork_prepare, &registry_fork_parent, &registry_fork_child};
 };
 inline reclaimable_registry reclaimable_caches;
 
-inline std::int64_t steady_now_ns() noexcept {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+/// The registry's lock, taken by the fork handlers from its first use on.
+inline std::mutex& registry_lock() noexcept {
+    static const bool guarded = (set_last_fork_guard(reclaimable_caches.at_fork), true);
+    (void)guarded;
+    return reclaimable_caches.lock.value;
 }
 
-/// Whether the owner's mark is itself a full fence (a sequentially consistent store, as the claim is):
-/// Windows and other POSIX systems, where os::process_wide_fence() has no fence to run, and
-/// ThreadSanitizer, which models none. Else (Linux) the marks and the claim are relaxed stores and acquire
-/// loads with compiler fences between, made full fences by os::process_wide_fence() on the emptying side.
-inline constexpr bool owner_marks_fenced = RELO_TSAN || !RELO_HAS_LINUX_VM;
-inline constexpr std::memory_order visit_mark_order =
-    owner_marks_fenced ? std::memory_order_seq_cst : std::memory_order_relaxed;
-inline constexpr std::memory_order visit_read_order =
-    owner_marks_fenced ? std::memory_order_seq_cst : std::memory_order_acquire;
+/// Registers the process for the process-wide fence, once, with the registry's lock held: at the first
+/// keep where the process has one thread (a fraction of a microsecond), else at the first pass (a grace
+/// period of the kernel's: milliseconds, once). Never under ThreadSanitizer, which models no such fence.
+inline void register_process_fence_locked(bool only_if_cheap) noexcept {
+    if (reclaimable_caches.fence_tried || RELO_TSAN) return;
+    if (only_if_cheap && !os::single_threaded()) return;
+    reclaimable_caches.fence_tried = true;
+    reclaimable_caches.fence_ready = os::register_process_wide_fence();
+    if (reclaimable_caches.fence_ready) visit_marks_fenced.store(false, std::memory_order_relaxed);
+}
 
-/// Whether caches can be emptied by another thread here (the owners' marks are fences, or a process-wide
-/// fence exists).
-inline bool idle_caches_can_be_emptied() noexcept { return owner_marks_fenced || os::process_wide_fence_ready(); }
+/// After claiming: every owner's mark made before is seen, and every owner's visit after sees the claim
+/// (their marks are fences of their own, or the process-wide fence makes them so). False: not so.
+inline bool claims_fenced_locked() noexcept { return !reclaimable_caches.fence_ready || os::process_wide_fence(); }
+
+/// Before a fork: takes the registry's lock, claims every listed cache and waits for the owners inside
+/// one to leave it (a visit never waits inside for a claim or this lock: it backs out), so that every
+/// cache is whole at the fork. (Not the forking thread's own: a handler that forks may have interrupted
+/// one of its visits.)
+inline void registry_fork_prepare(fork_guard&) noexcept {
+    reclaimable_caches.lock.value.lock();
+    for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
+        e->cache->claimed.store(true, std::memory_order_seq_cst);
+    (void)claims_fenced_locked();
+    for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
+        if (e->owner == &thread_mark) continue;
+        while (e->cache->visits.load(std::memory_order_seq_cst) % 2 != 0) std::this_thread::yield();
+    }
+}
+inline void registry_fork_parent(fork_guard&) noexcept {
+    for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
+        e->cache->claimed.store(false, std::memory_order_release);
+    reclaimable_caches.lock.value.unlock();
+}
+/// The child's only thread is the forking one: every other thread's part is emptied (whole: its owner
+/// was not inside it) and freed.
+inline void registry_fork_child(fork_guard&) noexcept {
+    for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr;) {
+        reclaimable_entry* const next = e->next;
+        e->cache->claimed.store(false, std::memory_order_relaxed);
+        if (e->owner != &thread_mark) {
+            (e->previous != nullptr ? e->previous->next : reclaimable_caches.first) = next;
+            if (next != nullptr) next->previous = e->previous;
+            (void)e->empty(*e->cache);
+            e->release(*e);
+        }
+        e = next;
+    }
+    reclaimable_caches.lock.value.unlock();
+}
 
 /// Empties every registered cache whose owner has not visited it for `idle_for` (nanoseconds) and is
 /// not in it, with the registry's lock held; returns the bytes given back.
 inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
-    if (!idle_caches_can_be_emptied()) return 0;
-    const std::int64_t now = steady_now_ns();
+    register_process_fence_locked(false);
+    const std::int64_t now = idle_clock_ns();
     bool any = false;
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         e->claimed = false;
-        const std::size_t visits = e->cache->visits.load(visit_read_order);
+        reclaimable_cache& c = *e->cache;
+        const std::size_t visits = c.visits.load(std::memory_order_seq_cst);
         if (visits != e->seen_visits) {
+            // The owner's last visit: the one that kept a block, if no other came after it (its stamp is
+            // seen: the visit's exit released it); else some time since the last look: now.
+            const bool last_kept = visits == c.kept_visit.load(std::memory_order_relaxed) + 1;
             e->seen_visits = visits;
-            e->idle_since_ns = now;
+            e->idle_since_ns = last_kept ? c.kept_at_ns.load(std::memory_order_relaxed) : now;
             e->emptied = false;
         }
         if (visits % 2 != 0 || e->emptied || now - e->idle_since_ns < idle_for) continue;
-        e->cache->claimed.store(true, visit_mark_order);
+        c.claimed.store(true, std::memory_order_seq_cst);
         e->claimed = any = true;
     }
     if (!any) return 0;
-    const bool fenced = owner_marks_fenced || os::process_wide_fence();  // (cannot fail once it has worked)
+    const bool fenced = claims_fenced_locked();
     std::size_t given_back = 0;
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         if (!e->claimed) continue;
-        // The owner's mark made before the fence is seen now; a visit after it sees the claim and waits.
-        if (fenced && e->cache->visits.load(visit_read_order) == e->seen_visits) {
+        // An owner's entry made before the claim is seen now; a visit after it sees the claim and waits.
+        if (fenced && e->cache->visits.load(std::memory_order_seq_cst) == e->seen_visits) {
             given_back += e->empty(*e->cache);
             e->emptied = true;
         }
@@ -132,16 +232,16 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
 
 /// Empties the caches idle for at least `idle_for`, waiting for the registry's lock.
 inline std::size_t empty_idle_caches(std::int64_t idle_for) noexcept {
-    std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
+    std::lock_guard<std::mutex> hold(registry_lock());
     return empty_idle_caches_locked(idle_for);
 }
 
 /// Activity's look for idle caches: at most one pass per half idle delay in the process, never waiting
 /// for another pass. True if it gave something back.
 RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
-    const std::int64_t now = steady_now_ns();
+    const std::int64_t now = idle_clock_ns();
     if (now < reclaimable_caches.next_pass_ns.load(std::memory_order_relaxed)) return false;
-    std::unique_lock<std::mutex> hold(reclaimable_caches.lock, std::try_to_lock);
+    std::unique_lock<std::mutex> hold(registry_lock(), std::try_to_lock);
     if (!hold.owns_lock()) return false;
     const std::int64_t delay = warm_memory_idle_delay_ns.load(std::memory_order_relaxed);
     reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), std::memory_order_relaxed);
@@ -149,18 +249,20 @@ RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
 }
 
 /// The owner's side: marks a visit to its own cache for as long as it lives. A visit that finds the
-/// cache claimed waits for the claim to end; every 256th visit looks for other threads' idle caches
-/// once it has left its own (a clock read; a pass at most once per half idle delay in the process).
+/// cache claimed leaves it, waits for the claim to end and comes in again; one that finds it visited already (a signal handler that
+/// interrupted a visit of the same thread) is not inside(): its caller uses the closed part instead.
+/// Every 256th visit looks for other threads' idle caches once it has left its own (a clock read; a pass
+/// at most once per half idle delay in the process).
 class owner_visit {
 public:
     RELO_ALWAYS_INLINE explicit owner_visit(reclaimable_cache& c) noexcept
         : cache_(c), entered_(c.visits.load(std::memory_order_relaxed) + 1) {
-        c.visits.store(entered_, visit_mark_order);
-        if constexpr (!owner_marks_fenced)
-            std::atomic_signal_fence(std::memory_order_seq_cst);  // (the fence process_wide_fence() completes)
-        if (RELO_UNLIKELY(c.claimed.load(visit_read_order))) wait_for_claim(c);
+        if (RELO_UNLIKELY(entered_ % 2 == 0)) return;  // (nested: the interrupted visit is still inside)
+        mark_entry();
+        if (RELO_UNLIKELY(c.claimed.load(std::memory_order_seq_cst))) wait_for_claim();
     }
     RELO_ALWAYS_INLINE ~owner_visit() {
+        if (RELO_UNLIKELY(!inside())) return;
         const std::size_t left = entered_ + 1;  // (only the owner writes `visits`)
         cache_.visits.store(left, std::memory_order_release);
         if (RELO_UNLIKELY(left % 512 == 0)) empty_idle_caches_if_due();
@@ -168,15 +270,39 @@ public:
     owner_visit(const owner_visit&) = delete;
     owner_visit& operator=(const owner_visit&) = delete;
 
+    /// False for a visit nested in another of the same thread: the cache is not to be touched.
+    bool inside() const noexcept { return entered_ % 2 != 0; }
+    /// Notes that this visit kept a block: the cache's idle time counts from now.
+    void kept() const noexcept {
+        cache_.kept_visit.store(entered_, std::memory_order_relaxed);
+        cache_.kept_at_ns.store(idle_clock_ns(), std::memory_order_relaxed);
+    }
+
 private:
-    RELO_NOINLINE static void wait_for_claim(reclaimable_cache& c) noexcept {
-        while (c.claimed.load(std::memory_order_acquire)) std::this_thread::yield();
+    /// The entry's mark: a fence of its own, or a plain store and a compiler fence that the emptying
+    /// thread's process-wide fence completes.
+    RELO_ALWAYS_INLINE void mark_entry() noexcept {
+        if (RELO_LIKELY(!visit_marks_fenced.load(std::memory_order_relaxed))) {
+            cache_.visits.store(entered_, std::memory_order_relaxed);
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+        } else {
+            cache_.visits.store(entered_, std::memory_order_seq_cst);
+        }
+    }
+    /// Out of the cache while it is claimed (the claimer sees the visits change, and a fork's handler
+    /// waits for no one inside), then in again.
+    RELO_NOINLINE void wait_for_claim() noexcept {
+        do {
+            cache_.visits.store(entered_ + 1, std::memory_order_release);
+            while (cache_.claimed.load(std::memory_order_acquire)) std::this_thread::yield();
+            entered_ += 2;
+            mark_entry();
+        } while (cache_.claimed.load(std::memory_order_seq_cst));
     }
 
     reclaimable_cache& cache_;
     std::size_t entered_;
 };
-
 /// Takes `bytes` of the process's warm budget for a block a cache is about to keep; false, nothing taken,
 /// when less is left (after giving back idle threads' caches, if a look for them is due).
 inline bool take_warm_budget(std::size_t bytes) noexcept {
@@ -213,112 +339,124 @@ inline void return_warm_budget(std::size_t bytes) noexcept {
 
 template <class State, auto Empty>
 class thread_cache {
-    static_assert(std::is_trivially_destructible_v<State>, "relo: a thread cache's state outlives its closer");
+    static_assert(std::is_trivially_destructible_v<State>, "relo: a thread cache's state is freed with its part");
     static constexpr bool reclaimable = std::is_base_of_v<reclaimable_cache, State>;
 
 public:
     /// The calling thread's state.
-    static State& state() noexcept {
-#if RELO_OS_WINDOWS
+    RELO_ALWAYS_INLINE static State& state() noexcept {
         thread_part* const part = current_part();
         if (RELO_LIKELY(part != nullptr)) return part->state;
         return start_thread_part();
-#else
-        thread_local State s{};
-        return s;
-#endif
     }
 
     /// f(the calling thread's state), inside a visit of its owner (for a reader or a trim of a reclaimable
-    /// cache: another thread may empty it meanwhile otherwise).
+    /// cache: another thread may empty it meanwhile otherwise); f(the closed state) in a nested visit.
     template <class F>
     static auto visit(F f) noexcept {
         static_assert(reclaimable, "relo: only a reclaimable cache has visits");
         State& s = state();
         const owner_visit inside(s);
-        return f(s);
+        return f(visited(inside, s));
     }
+    /// s, or the closed state where the visit is nested in another of the thread (not to be touched).
+    static State& visited(const owner_visit& v, State& s) noexcept { return v.inside() ? s : ended_part().state; }
 
     /// Gives back what the calling thread's cache s keeps, inside a visit; returns the bytes. (A closed
-    /// cache keeps nothing and is left alone: on Windows the ended threads' closed state is one.)
+    /// cache keeps nothing and is left alone: the ended threads' closed state is one.)
     static std::size_t empty(State& s) noexcept { return s.closed ? 0 : Empty(s); }
     /// The same, making the visit.
     static std::size_t trim() noexcept {
         return visit([](State& s) { return empty(s); });
     }
 
-    /// Makes sure the calling thread's cache is emptied when the thread ends (and, for a reclaimable
-    /// cache, lists it in the registry).
+    /// Called by a thread about to keep something in its cache s: lists a reclaimable cache in the
+    /// registry (once), where another thread may empty it once it is idle.
     static void arm(State& s) noexcept {
         if (s.guarded) return;
         s.guarded = true;
-#if RELO_OS_WINDOWS
-        // (The thread's part was made with its end's callback: only the registry is left.)
-        thread_part* const part = current_part();
-        if (part != nullptr && &part->state == &s) enlist(part->entry, s);
-#else
-        thread_local closer c;
-        (void)c;
-#endif
+        if constexpr (reclaimable) {
+            thread_part* const part = current_part();
+            if (part != nullptr && &part->state == &s) enlist(*part);
+        }
     }
 
 private:
-    static std::size_t empty_from_registry(reclaimable_cache& c) noexcept { return Empty(static_cast<State&>(c)); }
+    struct thread_part {
+        State state{};
+        reclaimable_entry entry{};
+#if RELO_OS_WINDOWS
+        DWORD thread = ::GetCurrentThreadId();
+#endif
+    };
 
-    /// Lists the thread's cache s in the registry, where another thread may empty it once it is idle.
-    static void enlist([[maybe_unused]] reclaimable_entry& entry, [[maybe_unused]] State& s) noexcept {
+    static std::size_t empty_from_registry(reclaimable_cache& c) noexcept { return Empty(static_cast<State&>(c)); }
+    static void release_from_registry(reclaimable_entry& e) noexcept { delete static_cast<thread_part*>(e.part); }
+
+    /// Lists the thread's part in the registry (and, the first time, the registry in the fork list).
+    static void enlist(thread_part& part) noexcept {
         if constexpr (reclaimable) {
-            if (!idle_caches_can_be_emptied()) return;
-            entry.cache = &s;
+            reclaimable_entry& entry = part.entry;
+            entry.cache = &part.state;
             entry.empty = &empty_from_registry;
+            entry.release = &release_from_registry;
+            entry.owner = &thread_mark;
+            entry.part = &part;
             entry.seen_visits = ~std::size_t{0};  // (seen as a visit on the first pass)
-            std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
+            std::lock_guard<std::mutex> hold(registry_lock());
+            register_process_fence_locked(true);
             entry.next = reclaimable_caches.first;
             if (entry.next != nullptr) entry.next->previous = &entry;
             reclaimable_caches.first = &entry;
         }
     }
 
-    /// At the thread's end: takes its cache off the registry (waiting for a pass that holds it: none sees
-    /// it after), gives everything back and closes it.
-    static void close([[maybe_unused]] reclaimable_entry& entry, State& s) noexcept {
+    /// At the thread's end: takes its part off the registry (waiting for a pass that holds it: none sees
+    /// it after), gives everything back, closes it and frees it.
+    static void close(thread_part* part) noexcept {
         if constexpr (reclaimable) {
+            reclaimable_entry& entry = part->entry;
             if (entry.cache != nullptr) {
-                std::lock_guard<std::mutex> hold(reclaimable_caches.lock);
+                std::lock_guard<std::mutex> hold(registry_lock());
                 (entry.previous != nullptr ? entry.previous->next : reclaimable_caches.first) = entry.next;
                 if (entry.next != nullptr) entry.next->previous = entry.previous;
             }
         }
-        Empty(s);
-        s.closed = true;
+        Empty(part->state);
+        part->state.closed = true;
+        delete part;
+    }
+
+    /// The state of the threads that ended (and of those relo could not give one): closed, so what they
+    /// give back goes straight back and a trim leaves it alone; armed, so nothing lists it. Shared: only
+    /// the visits' counter is written, an atomic whose parity then means nothing (a visit of it is at
+    /// worst taken as nested, which uses it all the same).
+    static thread_part& ended_part() noexcept {
+        static thread_part part;
+        static const bool closed = (part.state.closed = part.state.guarded = true);
+        (void)closed;
+        return part;
     }
 
 #if RELO_OS_WINDOWS
-    // mingw-w64's GCC emulates thread_local storage and frees a thread's before its thread_local
-    // destructors run: a closer there read a new, empty state and left the thread's memory and budget
-    // kept for good. So on Windows a thread's state lives on the heap, found through a native TLS slot
-    // (valid to the thread's very end), and a fiber-local slot's callback, which the system runs with the
-    // state's address when the thread ends, gives it back (after the thread_local destructors or before
-    // them: from then on the TLS slot names the closed state of ended threads). The slot is the fiber's
-    // that first used the state: a program of fibers has it given back when that fiber ends or is deleted
-    // on its thread (its thread goes on without caches); a fiber deleted on another thread leaves it to
-    // its thread (which may then end without giving it back: bounded by the warm budget).
-    struct thread_part {
-        State state{};
-        reclaimable_entry entry{};
-        DWORD thread = ::GetCurrentThreadId();
-    };
+    // The part's address is in a native TLS slot (valid to the thread's very end), and a fiber-local
+    // slot's callback, which the system runs with it when the thread ends, gives it back (after the
+    // thread_local destructors or before them: from then on the TLS slot names the closed part). The slot
+    // is the fiber's that first used the state: a program of fibers has it given back when that fiber
+    // ends or is deleted on its thread (its thread goes on without caches); a fiber deleted on another
+    // thread leaves it to its thread (which may then end without giving it back: bounded by the warm
+    // budget).
     struct slots {
-        DWORD part;        // TlsAlloc: the thread's part
-        DWORD end;         // FlsAlloc: the same, for the callback at the thread's end
+        DWORD part;  // TlsAlloc: the thread's part
+        DWORD end;   // FlsAlloc: the same, for the callback at the thread's end
         bool usable;
         // (At the program's end, or a DLL's unloading: no thread's end calls into its code after. The TLS
-        // slot stays, for what is destroyed later: the callback pointed this thread's at the closed state.)
+        // slot stays, for what is destroyed later: the callback pointed this thread's at the closed part.)
         ~slots() {
             if (end != FLS_OUT_OF_INDEXES) (void)::FlsFree(end);
         }
     };
-    static const slots& windows_slots() noexcept {
+    static const slots& thread_slots() noexcept {
         static const slots made = [] {
             slots s{::TlsAlloc(), ::FlsAlloc(&at_thread_end), false};
             s.usable = s.part != TLS_OUT_OF_INDEXES && s.end != FLS_OUT_OF_INDEXES;
@@ -328,23 +466,14 @@ private:
     }
     /// The calling thread's part, or null before its first. (TlsGetValue clears the thread's last error:
     /// kept, as the C runtime keeps it around its own per-thread data.)
-    static thread_part* current_part() noexcept {
+    RELO_ALWAYS_INLINE static thread_part* current_part() noexcept {
         const DWORD error = ::GetLastError();
-        void* const part = ::TlsGetValue(windows_slots().part);
+        void* const part = ::TlsGetValue(thread_slots().part);
         ::SetLastError(error);
         return static_cast<thread_part*>(part);
     }
-    /// The state of the threads that ended (and of those relo could not give one): closed, so what they
-    /// give back goes straight back and a trim leaves it alone; armed, so nothing lists it. Shared: only
-    /// the visits' counter is written, an atomic that nothing reads.
-    static thread_part& ended_part() noexcept {
-        static thread_part part;
-        static const bool closed = (part.state.closed = part.state.guarded = true);
-        (void)closed;
-        return part;
-    }
     RELO_NOINLINE static State& start_thread_part() noexcept {
-        const slots& s = windows_slots();
+        const slots& s = thread_slots();
         if (!s.usable) return ended_part().state;
         auto* const part = new (std::nothrow) thread_part{};
         if (part == nullptr) return ended_part().state;
@@ -358,19 +487,51 @@ private:
     static void WINAPI at_thread_end(void* p) noexcept {
         auto* const part = static_cast<thread_part*>(p);
         if (part->thread != ::GetCurrentThreadId()) return;  // (a fiber deleted on another thread)
-        (void)::TlsSetValue(windows_slots().part, &ended_part());
-        close(part->entry, part->state);
-        delete part;
+        (void)::TlsSetValue(thread_slots().part, &ended_part());
+        close(part);
     }
 #else
-    struct closer {
-        reclaimable_entry entry{};
-        closer() noexcept { enlist(entry, state()); }
-        ~closer() { close(entry, state()); }
+    // The part's address is in a thread_local pointer (constant-initialized: no guard), and in a pthread
+    // key whose destructor gives it back at the thread's end. The key is deleted when this copy of relo is
+    // unloaded (or the program ends), after the idle parts have been emptied: no thread's end calls into
+    // code that is gone, and a part made after that is not made (the thread uses the closed one).
+    static inline thread_local thread_part* current_ = nullptr;
+    struct slots {
+        pthread_key_t end;
+        std::atomic<bool> usable;
+        slots() noexcept : end(), usable(::pthread_key_create(&end, &at_thread_end) == 0) {}
+        ~slots() {
+            if (!usable.exchange(false)) return;
+            (void)empty_idle_caches(0);
+            (void)::pthread_key_delete(end);
+        }
     };
+    static slots& thread_slots() noexcept {
+        static slots made;
+        return made;
+    }
+    RELO_ALWAYS_INLINE static thread_part* current_part() noexcept { return current_; }
+    RELO_NOINLINE static State& start_thread_part() noexcept {
+        slots& s = thread_slots();
+        if (!s.usable.load(std::memory_order_acquire)) return ended_part().state;
+        auto* const part = new (std::nothrow) thread_part{};
+        if (part == nullptr) return ended_part().state;
+        if (::pthread_setspecific(s.end, part) != 0) {
+            delete part;
+            return ended_part().state;
+        }
+        current_ = part;
+        return part->state;
+    }
+    static void at_thread_end(void* p) noexcept {
+        current_ = &ended_part();
+        close(static_cast<thread_part*>(p));
+    }
 #endif
 };
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_THREAD_CACHE_HPP

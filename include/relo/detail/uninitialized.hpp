@@ -25,7 +25,11 @@
 #include "relo/detail/config.hpp"
 #include "relo/relocation.hpp"
 
-namespace relo::detail {
+#include "relo/detail/abi.hpp"
+
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
 
 template <class A, class T, class... Args>
 RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
@@ -314,6 +318,8 @@ RELO_CONSTEXPR20 T* transfer_to_new_storage(A& a, T* first, T* last, T* dest) {
     }
 }
 
-}  // namespace relo::detail
+}  // namespace detail
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
 
 #endif  // RELO_DETAIL_UNINITIALIZED_HPP

@@ -1,0 +1,447 @@
+// fork() while other threads are inside relo's resources (docs/design.md, "Life in a host process"): the
+// child inherits each lock in whatever state the fork found it, and must still be able to use every
+// resource it inherited, make and destroy new ones, and fork again; the parent goes on unaffected.
+//   - a synchronized_multipool_resource hammered by threads (bins, depots, shards, the upstream's shard);
+//   - a test_resource and a profiling_resource shared by threads (their mutexes);
+//   - resources made and destroyed by other threads while the forks go on (the fork list), and resources
+//     that call each other (a pool over a test_resource over a pool, threads that use more pools than
+//     their table holds: the pools' registry taken under the other resources' locks);
+//   - one thread only (what ThreadSanitizer runs, and AddressSanitizer runtimes that do not lock their own
+//     allocator around a fork: fork_with_threads_untestable).
+// Each child runs with a deadline, so that a hang fails the test instead of stopping the run: it is
+// killed, and the test says "child hung". A child reports through its exit code (0: every check held).
+// The cases with threads run in a process of their own, with a deadline too: fork handlers that wait for
+// each other hang the forking process itself.
+#include "relo/profiling_resource.hpp"
+#include "relo/synchronized_multipool_resource.hpp"
+#include "relo/test_resource.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <memory_resource>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "child_process.hpp"
+#include "sanitizers.hpp"
+
+#if !defined(_WIN32)
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+namespace relo_test {
+namespace {
+
+#if defined(_WIN32)
+TEST(Fork, PosixOnly) { GTEST_SKIP() << "fork: POSIX only"; }
+#else
+
+using std::chrono::milliseconds;
+
+/// What a child's code means.
+std::string meaning(int code) {
+    if (code == 0) return "passed";
+    if (code == child_hung) return "child hung (a lock held for good in the child)";
+    if (code >= 128) return "child killed by signal " + std::to_string(code - 128);
+    if (code == 60) return "the grandchild hung";
+    if (code > 60 && code < 99) return "the grandchild failed with code " + std::to_string(code - 60);
+    return "child failed with code " + std::to_string(code);
+}
+
+// A child's deadline, and its grandchild's (well inside it).
+constexpr milliseconds child_limit{10000};
+constexpr milliseconds grandchild_limit{4000};
+
+/// A grandchild's code as its parent reports it: 0, 60 (hung) or 60 + its code.
+int as_grandchild(int code) { return code == 0 ? 0 : code == child_hung ? 60 : 60 + (code > 38 ? 38 : code); }
+
+// ---- Blocks whose contents are checked.
+
+struct block {
+    unsigned char* p;
+    std::size_t bytes;
+    std::uint32_t key;
+};
+
+void fill(const block& b) {
+    for (std::size_t i = 0; i < b.bytes; i += 7) b.p[i] = static_cast<unsigned char>(b.key * 131u + i);
+}
+bool intact(const block& b) {
+    for (std::size_t i = 0; i < b.bytes; i += 7)
+        if (b.p[i] != static_cast<unsigned char>(b.key * 131u + i)) return false;
+    return true;
+}
+block take(std::pmr::memory_resource& r, std::size_t bytes, std::uint32_t key) {
+    block b{static_cast<unsigned char*>(r.allocate(bytes)), bytes, key};
+    fill(b);
+    return b;
+}
+void give_back(std::pmr::memory_resource& r, const block& b) { r.deallocate(b.p, b.bytes); }
+
+/// Allocates blocks of every kind a resource treats apart, checks them and frees them: small blocks of
+/// several classes, more than three batches of one class freed and taken again (a synchronized pool's bin
+/// gives batches to the class's depot and takes them back; a class new to the thread comes from its
+/// shard), and blocks larger than the largest class (the upstream's shard). 0, or a code.
+/// (`batches` false: a lighter round, for threads that run while something else happens: 64 blocks of the
+/// one class.)
+int work(std::pmr::memory_resource& r, std::uint32_t seed, bool batches = true) {
+    std::vector<block> blocks;
+    blocks.reserve(64);
+    std::uint32_t key = seed;
+    for (std::size_t bytes : {8, 24, 40, 100, 200, 300, 500, 1000, 2000, 3000, 4000})
+        for (int k = 0; k < 4; ++k) blocks.push_back(take(r, bytes, ++key));
+    for (std::size_t bytes : {5000, 9000, 20000, 70000}) blocks.push_back(take(r, bytes, ++key));
+    const int count = batches ? 900 : 64;  // (900 blocks of 48 bytes: 2.6 batches)
+    std::vector<block> many;
+    many.reserve(count);
+    for (int k = 0; k < count; ++k) many.push_back(take(r, 48, ++key));
+    for (const block& b : blocks)
+        if (!intact(b)) return 11;
+    for (const block& b : many)
+        if (!intact(b)) return 12;
+    for (const block& b : many) give_back(r, b);
+    many.clear();
+    for (int k = 0; k < count; ++k) many.push_back(take(r, 48, ++key));
+    for (const block& b : many)
+        if (!intact(b)) return 13;
+    for (const block& b : many) give_back(r, b);
+    for (const block& b : blocks) give_back(r, b);
+    return 0;
+}
+
+/// Blocks the test's thread allocates before the threads start, checked (and freed) by every child.
+struct inherited {
+    std::vector<block> blocks;
+    inherited(std::pmr::memory_resource& r, std::uint32_t seed) {
+        for (std::size_t bytes : {16, 64, 256, 1024, 4096, 6000})
+            for (int k = 0; k < 3; ++k) blocks.push_back(take(r, bytes, seed++));
+    }
+    bool intact_all() const {
+        for (const block& b : blocks)
+            if (!intact(b)) return false;
+        return true;
+    }
+    void free_all(std::pmr::memory_resource& r) {
+        for (const block& b : blocks) give_back(r, b);
+        blocks.clear();
+    }
+};
+
+/// What a child does with each resource it inherited: checks and frees the inherited blocks, works; starts
+/// two threads that work too, forks a grandchild while they run that works once more (and forks nothing);
+/// waits for everything. 0, or a code.
+int child_work(const std::vector<std::pmr::memory_resource*>& resources, inherited* blocks,
+               std::pmr::memory_resource* blocks_resource, bool fork_again = true) {
+    if (blocks != nullptr) {
+        if (!blocks->intact_all()) return 21;
+        blocks->free_all(*blocks_resource);
+    }
+    std::uint32_t seed = 1000;
+    for (std::pmr::memory_resource* r : resources)
+        if (const int code = work(*r, seed += 1000)) return code;
+    if (!fork_again) return 0;
+    std::atomic<int> failed{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> threads;
+    for (std::uint32_t t = 0; t < 2; ++t) {
+        threads.emplace_back([&, t] {
+            for (std::uint32_t round = 0; !stop.load(std::memory_order_relaxed) && round < 20; ++round)
+                for (std::pmr::memory_resource* r : resources)
+                    if (work(*r, 7919 * (t + 1) + round, false) != 0) failed.store(1);
+        });
+    }
+    const int grandchild = in_child(grandchild_limit, [&] {
+        for (std::pmr::memory_resource* r : resources)
+            if (const int code = work(*r, 99)) return code;
+        return 0;
+    });
+    stop.store(true);
+    for (std::thread& t : threads) t.join();
+    if (grandchild != 0) return as_grandchild(grandchild);
+    return failed.load() != 0 ? 22 : 0;
+}
+
+// ---- Threads that keep locks busy in the parent.
+
+/// Threads that allocate blocks of mixed sizes (a quarter of them larger than a pool's largest class),
+/// check them, and free half of them themselves and half of another thread's (handed over through a
+/// mutex-guarded list the children never touch), until stopped. Each checks what it frees. Paused while
+/// a child runs (between rounds), so that the child has the cores; resumed before the next fork.
+class hammers {
+public:
+    void pause() { paused_.store(true); }
+    void resume() { paused_.store(false); }
+
+    hammers(std::vector<std::pmr::memory_resource*> resources, unsigned threads)
+        : resources_(std::move(resources)), handed_(threads) {
+        for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this, t] { run(t); });
+    }
+    ~hammers() { stop(); }
+    /// Stops and joins the threads; true if every check held.
+    bool stop() {
+        stop_.store(true);
+        for (std::thread& t : threads_)
+            if (t.joinable()) t.join();
+        for (auto& h : handed_) {
+            for (const auto& [r, b] : h.blocks) give_back(*r, b);
+            h.blocks.clear();
+        }
+        return failures_.load() == 0;
+    }
+    /// Runs f(k) in a loop on one more thread, until stopped.
+    void also(std::function<void(unsigned)> f) {
+        threads_.emplace_back([this, f] {
+            for (unsigned k = 0; wait_while_paused(); ++k) f(k);
+        });
+    }
+
+private:
+    struct handoff {
+        std::mutex lock;
+        std::vector<std::pair<std::pmr::memory_resource*, block>> blocks;
+    };
+
+    /// False once stopped.
+    bool wait_while_paused() {
+        while (paused_.load(std::memory_order_relaxed) && !stop_.load(std::memory_order_relaxed))
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+        return !stop_.load(std::memory_order_relaxed);
+    }
+
+    void run(unsigned t) {
+        std::minstd_rand rng(t + 1);
+        std::vector<std::pair<std::pmr::memory_resource*, block>> mine;
+        std::uint32_t key = t << 24;
+        while (wait_while_paused()) {
+            for (int k = 0; k < 64; ++k) {
+                std::pmr::memory_resource* r = resources_[rng() % resources_.size()];
+                const std::size_t bytes = rng() % 4 == 0 ? 4097 + rng() % 30000 : 8 + rng() % 600;
+                mine.emplace_back(r, take(*r, bytes, ++key));
+            }
+            // Half to the next thread; the rest, and what the previous thread handed over, freed here.
+            handoff& next = handed_[(t + 1) % handed_.size()];
+            {
+                const std::lock_guard<std::mutex> hold(next.lock);
+                for (std::size_t k = 0; k < mine.size(); k += 2) next.blocks.push_back(mine[k]);
+            }
+            std::vector<std::pair<std::pmr::memory_resource*, block>> received;
+            {
+                handoff& own = handed_[t];
+                const std::lock_guard<std::mutex> hold(own.lock);
+                received.swap(own.blocks);
+            }
+            for (std::size_t k = 1; k < mine.size(); k += 2) received.push_back(mine[k]);
+            mine.clear();
+            for (const auto& [r, b] : received) {
+                if (!intact(b)) failures_.fetch_add(1);
+                give_back(*r, b);
+            }
+        }
+    }
+
+    std::vector<std::pmr::memory_resource*> resources_;
+    std::vector<handoff> handed_;
+    std::vector<std::thread> threads_;
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> paused_{false};
+    std::atomic<int> failures_{0};
+};
+
+/// Forks `forks` children that each run child(), one after another, each while the threads of h run (for
+/// 0.2 to 1.1 ms first). 0, or 1 at the first child that fails or hangs (said on stderr; the rest are not
+/// forked).
+int fork_children(int forks, hammers& h, const std::function<int()>& child) {
+    for (int k = 0; k < forks; ++k) {
+        h.resume();
+        std::this_thread::sleep_for(std::chrono::microseconds(200 + 100 * (k % 10)));
+        const int code = in_child(child_limit, child, [&] { h.pause(); });
+        if (code != 0) {
+            std::fprintf(stderr, "fork %d: %s\n", k, meaning(code).c_str());
+            h.resume();
+            return 1;
+        }
+    }
+    h.resume();
+    return 0;
+}
+
+/// What a scenario checks in the process that forks: each failed check is said on stderr.
+struct checks {
+    int failed = 0;
+    void expect(bool ok, const char* what) {
+        if (ok) return;
+        std::fprintf(stderr, "check failed: %s\n", what);
+        ++failed;
+    }
+    int code(int forks) const { return forks != 0 ? 1 : failed != 0 ? 2 : 0; }
+};
+
+/// Runs a scenario whose threads run while it forks in a process of its own, forked by the test's thread
+/// before any of them starts: a deadlock of the forking process itself (fork handlers that wait for each
+/// other) then fails the test too, instead of blocking the run.
+void run_scenario(const std::function<int()>& scenario) {
+    const int code = in_child(std::chrono::seconds(40), scenario);
+    EXPECT_EQ(code, 0) << (code == child_hung ? std::string("the forking process hung: a deadlock in its fork handlers")
+                           : code == 1        ? std::string("a child failed or hung (stderr says which)")
+                           : code == 2        ? std::string("a check of the forking process failed (stderr says which)")
+                                              : meaning(code));
+}
+
+/// (a) Threads hammer one synchronized pool (their bins, the depots, the shards, the upstream's shard);
+/// each child checks the blocks it inherited, works through the pool (a bin of its own, the depots, its
+/// shard, the upstream) and from two threads of its own, and forks a grandchild that works too.
+TEST(Fork, SynchronizedPoolUsedByOtherThreads) {
+    if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
+    run_scenario([] {
+        relo::synchronized_multipool_resource pool;
+        inherited blocks(pool, 1);
+        hammers h({&pool}, 3);
+        const int forks = fork_children(100, h, [&] { return child_work({&pool}, &blocks, &pool); });
+        checks c;
+        c.expect(h.stop(), "the threads' blocks were intact");
+        c.expect(blocks.intact_all(), "the inherited blocks are intact in the parent");
+        blocks.free_all(pool);
+        return c.code(forks);
+    });
+}
+
+/// (b) The same with a test_resource and a profiling_resource shared by the threads (each takes its
+/// mutex: the test_resource at every call, the profiling_resource when a thread looks for its record and
+/// when a profile is taken, which one more thread does all the time).
+TEST(Fork, TestAndProfilingResourcesUsedByOtherThreads) {
+    if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
+    run_scenario([] {
+        relo::test_resource tested;
+        relo::profiling_resource profiled;
+        inherited blocks(tested, 1);
+        std::atomic<std::uint64_t> profiles{0};
+        checks c;
+        int forks = 0;
+        {
+            hammers h({&tested, &profiled}, 3);
+            h.also([&](unsigned) { profiles.fetch_add(profiled.profile().allocations > 0 ? 1 : 0); });
+            h.also([&](unsigned) { (void)tested.blocks_in_use(); });
+            forks = fork_children(100, h, [&] {
+                const std::size_t before = tested.blocks_in_use(), inherited_blocks = blocks.blocks.size();
+                if (const int code = child_work({&tested, &profiled}, &blocks, &tested)) return code;
+                if (tested.blocks_in_use() + inherited_blocks != before) return 31;  // (it freed those, and all its own)
+                if (profiled.profile().allocations == 0) return 32;
+                return 0;
+            });
+            c.expect(h.stop(), "the threads' blocks were intact");
+        }
+        c.expect(profiles.load() > 0, "profiles were taken meanwhile");
+        c.expect(blocks.intact_all(), "the inherited blocks are intact in the parent");
+        blocks.free_all(tested);
+        c.expect(tested.blocks_in_use() == 0, "no block of the test_resource is left");
+        c.expect(tested.problems() == 0, "the test_resource found no problem");
+        return c.code(forks);
+    });
+}
+
+/// (c) Other threads make resources of every kind and destroy them, in any order, while the forks go on
+/// (the fork list changes under the forks); each child uses the resources it inherited that live for the
+/// whole test, makes its own, destroys one made before another, and forks a grandchild that uses the
+/// rest.
+TEST(Fork, ResourcesMadeAndDestroyedMeanwhile) {
+    if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
+    run_scenario([] {
+        relo::synchronized_multipool_resource pool;
+        relo::test_resource tested;
+        hammers h({&pool, &tested}, 2);
+        std::atomic<int> failed{0};
+        h.also([&](unsigned k) {
+            auto a = std::make_unique<relo::synchronized_multipool_resource>();
+            auto t = std::make_unique<relo::test_resource>();
+            auto p = std::make_unique<relo::profiling_resource>(a.get());
+            auto over_a = std::make_unique<relo::test_resource>(a.get());
+            int code = work(*p, k) | work(*t, k) | work(*over_a, k);
+            if (k % 2 == 0) t.reset();  // (listed between p and a)
+            else p.reset();
+            code |= work(*a, k);
+            if (code != 0) failed.store(code);
+        });
+        const int forks = fork_children(60, h, [&] {
+            auto first = std::make_unique<relo::synchronized_multipool_resource>();
+            auto second = std::make_unique<relo::test_resource>();
+            auto third = std::make_unique<relo::profiling_resource>(first.get());
+            if (const int code = work(*third, 5)) return code;
+            second.reset();  // (between two that live on)
+            return child_work({&pool, &tested, first.get(), third.get()}, nullptr, nullptr);
+        });
+        checks c;
+        c.expect(h.stop(), "the threads' blocks were intact");
+        c.expect(failed.load() == 0, "the resources made meanwhile worked");
+        c.expect(tested.blocks_in_use() == 0, "no block of the test_resource is left");
+        return c.code(forks);
+    });
+}
+
+/// (d) Resources that call each other: a pool over a test_resource over a pool, used by threads that
+/// also use four more pools (more than a thread's table of pools holds: a pool takes the pools' registry
+/// to give another pool's bins back, here under the locks of the resources over it). Taking the registry
+/// before the first pool's shards deadlocks the forking process here (see synchronized_multipool_resource,
+/// "Locks and fork").
+TEST(Fork, ResourcesOverEachOther) {
+    if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
+    run_scenario([] {
+        relo::synchronized_multipool_resource bottom;
+        relo::test_resource middle(&bottom);
+        relo::synchronized_multipool_resource top(&middle);
+        std::vector<std::unique_ptr<relo::synchronized_multipool_resource>> more;
+        std::vector<std::pmr::memory_resource*> used{&top, &middle, &bottom};
+        for (int k = 0; k < 4; ++k) {
+            more.push_back(std::make_unique<relo::synchronized_multipool_resource>());
+            used.push_back(more.back().get());
+        }
+        hammers h(used, 3);
+        const int forks =
+            fork_children(60, h, [&] { return child_work({&top, &middle, &bottom, more[0].get()}, nullptr, nullptr); });
+        checks c;
+        c.expect(h.stop(), "the threads' blocks were intact");
+        top.release();
+        c.expect(middle.blocks_in_use() == 0, "every block of the pool over the test_resource came back");
+        return c.code(forks);
+    });
+}
+/// One thread only: resources made before and after forks, destroyed between them; each child uses what
+/// it inherited and forks again (without threads: every build runs this one).
+TEST(Fork, OneThread) {
+    relo::synchronized_multipool_resource pool;
+    relo::test_resource tested(&pool);
+    inherited blocks(tested, 1);
+    for (int round = 0; round < 8; ++round) {
+        relo::profiling_resource profiled(&tested);
+        auto extra = std::make_unique<relo::synchronized_multipool_resource>(&tested);
+        if (round % 2 == 1) extra.reset();
+        std::vector<std::pmr::memory_resource*> resources{&pool, &tested, &profiled};
+        if (extra != nullptr) resources.push_back(extra.get());
+        const int code = in_child(child_limit, [&] {
+            if (const int c = child_work(resources, &blocks, &tested, false)) return c;
+            const int grandchild = in_child(grandchild_limit, [&] { return child_work(resources, nullptr, nullptr, false); });
+            return as_grandchild(grandchild);
+        });
+        ASSERT_EQ(code, 0) << "round " << round << ": " << meaning(code);
+    }
+    EXPECT_TRUE(blocks.intact_all());
+    blocks.free_all(tested);
+    EXPECT_EQ(tested.blocks_in_use(), 0u);
+}
+
+#endif  // _WIN32
+
+}  // namespace
+}  // namespace relo_test
