@@ -25,13 +25,13 @@
 // membarrier: every running thread executes a full fence), reads the mark again and empties the cache
 // only if its owner is not in it and has not come back since it was found idle. Until the process is
 // registered for that fence (at the first keep if the process has one thread then, else at the first
-// pass), and for good where it cannot be (another system, a sandbox that denies membarrier,
-// RELO_MEMBARRIER=0, ThreadSanitizer), the owner's mark is a sequentially consistent store instead: the
-// same protocol, Dekker's, in the C++ model. An owner that comes back to a claimed cache leaves it and
-// waits until the claim ends. A visit that finds its own cache already
-// visited (a signal handler interrupting the owner inside it) uses the closed part instead: it works,
-// straight to the system, and leaves the interrupted visit's cache alone. No system call is made for any
-// of this before a thread first keeps something.
+// pass that finds idle caches), and for good where it cannot be (another system, a sandbox that denies
+// membarrier, RELO_MEMBARRIER=0, ThreadSanitizer), the owner's mark is a sequentially consistent store
+// instead: the same protocol, Dekker's, in the C++ model. An owner that comes back to a claimed cache
+// leaves it and waits until the claim ends. A visit that finds its own cache already visited (a signal
+// handler interrupting the owner inside it) uses the closed part instead: it works, straight to the
+// system, and leaves the interrupted visit's cache alone. No system call is made for any of this before
+// a thread first keeps something.
 //
 // fork(): the registry's lock is one of detail/fork_guard.hpp's, taken last, with every listed cache
 // claimed and no owner inside one; in the child the other threads' parts (which no thread owns there) are
@@ -128,8 +128,9 @@ inline std::atomic<bool> visit_marks_fenced{true};
 struct reclaimable_registry {
     immortal<std::mutex> lock;
     reclaimable_entry* first = nullptr;
-    bool fence_tried = false;  // (these two: under the lock)
-    bool fence_ready = false;  // registered for os::process_wide_fence(): owners' marks may be plain stores
+    std::atomic<bool> fence_tried{false};  // the registration for os::process_wide_fence() was made or begun
+    std::atomic<bool> first_keep_seen{false};  // (the first keep looks whether the process has one thread)
+    bool fence_ready = false;  // (under the lock) registered: owners' marks may be plain stores
     std::atomic<std::int64_t> next_pass_ns{0};  // activity looks for idle caches again from then on
     fork_guard at_fork{&registry_fork_prepare, &registry_fork_parent, &registry_fork_child};
 };
@@ -142,15 +143,21 @@ inline std::mutex& registry_lock() noexcept {
     return reclaimable_caches.lock.value;
 }
 
-/// Registers the process for the process-wide fence, once, with the registry's lock held: at the first
-/// keep where the process has one thread (a fraction of a microsecond), else at the first pass (a grace
-/// period of the kernel's: milliseconds, once). Never under ThreadSanitizer, which models no such fence.
-inline void register_process_fence_locked(bool only_if_cheap) noexcept {
-    if (reclaimable_caches.fence_tried || RELO_TSAN) return;
-    if (only_if_cheap && !os::single_threaded()) return;
-    reclaimable_caches.fence_tried = true;
-    reclaimable_caches.fence_ready = os::register_process_wide_fence();
-    if (reclaimable_caches.fence_ready) visit_marks_fenced.store(false, std::memory_order_relaxed);
+/// Registers the process for the process-wide fence, once, without the registry's lock (which others
+/// wait for meanwhile otherwise): at the first keep where the process has one thread then (a fraction of
+/// a microsecond), else at the first pass that finds idle caches (a grace period of the kernel's:
+/// milliseconds, once, on the thread that runs the pass). Never under ThreadSanitizer, which models no
+/// such fence.
+RELO_NOINLINE inline void register_process_fence(bool only_if_cheap) noexcept {
+    if (RELO_TSAN || reclaimable_caches.fence_tried.load(std::memory_order_relaxed)) return;
+    if (only_if_cheap && (reclaimable_caches.first_keep_seen.exchange(true, std::memory_order_relaxed) ||
+                          !os::single_threaded()))
+        return;
+    if (reclaimable_caches.fence_tried.exchange(true, std::memory_order_relaxed)) return;
+    if (!os::register_process_wide_fence()) return;
+    std::lock_guard<std::mutex> hold(registry_lock());
+    reclaimable_caches.fence_ready = true;
+    visit_marks_fenced.store(false, std::memory_order_relaxed);
 }
 
 /// After claiming: every owner's mark made before is seen, and every owner's visit after sees the claim
@@ -193,10 +200,19 @@ inline void registry_fork_child(fork_guard&) noexcept {
     reclaimable_caches.lock.value.unlock();
 }
 
+/// When e's owner last visited its cache, as far as is known now, `visits` being its mark read now (with
+/// the registry's lock held): as last seen if unchanged; else the visit that kept a block if no other came
+/// after it (its stamp is seen: the visit's exit released it); else some time since the last look: now.
+inline std::int64_t idle_since(const reclaimable_entry& e, std::size_t visits, std::int64_t now) noexcept {
+    if (visits == e.seen_visits) return e.idle_since_ns;
+    if (visits == e.cache->kept_visit.load(std::memory_order_relaxed) + 1)
+        return e.cache->kept_at_ns.load(std::memory_order_relaxed);
+    return now;
+}
+
 /// Empties every registered cache whose owner has not visited it for `idle_for` (nanoseconds) and is
 /// not in it, with the registry's lock held; returns the bytes given back.
 inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
-    register_process_fence_locked(false);
     const std::int64_t now = idle_clock_ns();
     bool any = false;
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
@@ -204,11 +220,8 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
         reclaimable_cache& c = *e->cache;
         const std::size_t visits = c.visits.load(std::memory_order_seq_cst);
         if (visits != e->seen_visits) {
-            // The owner's last visit: the one that kept a block, if no other came after it (its stamp is
-            // seen: the visit's exit released it); else some time since the last look: now.
-            const bool last_kept = visits == c.kept_visit.load(std::memory_order_relaxed) + 1;
+            e->idle_since_ns = idle_since(*e, visits, now);
             e->seen_visits = visits;
-            e->idle_since_ns = last_kept ? c.kept_at_ns.load(std::memory_order_relaxed) : now;
             e->emptied = false;
         }
         if (visits % 2 != 0 || e->emptied || now - e->idle_since_ns < idle_for) continue;
@@ -230,8 +243,29 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
     return given_back;
 }
 
+/// Whether a pass now would find a cache idle for `idle_for` that it has not emptied (a read of the list
+/// without the lock's wait: false when the lock is taken).
+inline bool idle_caches_found(std::int64_t idle_for) noexcept {
+    std::unique_lock<std::mutex> hold(registry_lock(), std::try_to_lock);
+    if (!hold.owns_lock()) return false;
+    const std::int64_t now = idle_clock_ns();
+    for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
+        const std::size_t visits = e->cache->visits.load(std::memory_order_seq_cst);
+        const bool emptied = visits == e->seen_visits && e->emptied;
+        if (visits % 2 == 0 && !emptied && now - idle_since(*e, visits, now) >= idle_for) return true;
+    }
+    return false;
+}
+
+/// Before a pass that may empty caches: the registration, once some are idle (see register_process_fence).
+inline void register_process_fence_if_idle_caches(std::int64_t idle_for) noexcept {
+    if (!RELO_TSAN && !reclaimable_caches.fence_tried.load(std::memory_order_relaxed) && idle_caches_found(idle_for))
+        register_process_fence(false);
+}
+
 /// Empties the caches idle for at least `idle_for`, waiting for the registry's lock.
 inline std::size_t empty_idle_caches(std::int64_t idle_for) noexcept {
+    register_process_fence_if_idle_caches(idle_for);
     std::lock_guard<std::mutex> hold(registry_lock());
     return empty_idle_caches_locked(idle_for);
 }
@@ -241,9 +275,10 @@ inline std::size_t empty_idle_caches(std::int64_t idle_for) noexcept {
 RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
     const std::int64_t now = idle_clock_ns();
     if (now < reclaimable_caches.next_pass_ns.load(std::memory_order_relaxed)) return false;
+    const std::int64_t delay = warm_memory_idle_delay_ns.load(std::memory_order_relaxed);
+    register_process_fence_if_idle_caches(delay);
     std::unique_lock<std::mutex> hold(registry_lock(), std::try_to_lock);
     if (!hold.owns_lock()) return false;
-    const std::int64_t delay = warm_memory_idle_delay_ns.load(std::memory_order_relaxed);
     reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), std::memory_order_relaxed);
     return empty_idle_caches_locked(delay) != 0;
 }
@@ -403,8 +438,8 @@ private:
             entry.owner = &thread_mark;
             entry.part = &part;
             entry.seen_visits = ~std::size_t{0};  // (seen as a visit on the first pass)
+            register_process_fence(true);
             std::lock_guard<std::mutex> hold(registry_lock());
-            register_process_fence_locked(true);
             entry.next = reclaimable_caches.first;
             if (entry.next != nullptr) entry.next->previous = &entry;
             reclaimable_caches.first = &entry;
