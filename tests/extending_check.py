@@ -61,14 +61,15 @@ def main():
         steps = {
             "relo/relo.hpp includes it": f'#include "relo/{header}"' in umbrella,
             "docs/headers.md's table names it": f"`relo/{header}`" in headers,
-            "a GDB printer (debugging/relo_gdb.py)": re.search(r"add_printer\([^)]*\^relo::" + name, gdb) is not None,
+            "a GDB printer (debugging/relo_gdb.py)": re.search(r"add_printer\([^)]*\^relo::(?:\(\?:\[a-z_\]\+::\)\?)?" + name, gdb) is not None,
             "a fuzz target (tests/fuzz/CMakeLists.txt)": fuzz in fuzz_targets or name in fuzz_targets,
             f"tests/fuzz/{fuzz}_fuzz.cpp": os.path.isfile(os.path.join(root, "tests", "fuzz", f"{fuzz}_fuzz.cpp")),
             f"a seed corpus (tests/fuzz/corpus/{fuzz})": os.path.isdir(os.path.join(root, "tests", "fuzz", "corpus", fuzz)),
             "an example (examples/CMakeLists.txt)": name in examples,
         }
         if kind == "container":
-            steps["an LLDB summary (debugging/relo_lldb.py)"] = f"^relo::{name}" in lldb
+            steps["an LLDB summary (debugging/relo_lldb.py)"] = (f"^relo::{name}" in lldb or
+                                                                   f"^relo::([a-z_]+::)?{name}" in lldb)
             steps["the conformance suites (tests/conformance/conformance.hpp)"] = f"relo::{name}<" in conformance
         for step, done in steps.items():
             if not done:

@@ -130,6 +130,7 @@ struct reclaimable_registry {
     reclaimable_entry* first = nullptr;
     std::atomic<bool> fence_tried{false};  // the registration for os::process_wide_fence() was made or begun
     std::atomic<bool> first_keep_seen{false};  // (the first keep looks whether the process has one thread)
+    std::atomic<const void*> holder{nullptr};  // the thread_mark of the thread holding the lock
     bool fence_ready = false;  // (under the lock) registered: owners' marks may be plain stores
     std::atomic<std::int64_t> next_pass_ns{0};  // activity looks for idle caches again from then on
     fork_guard at_fork{&registry_fork_prepare, &registry_fork_parent, &registry_fork_child};
@@ -143,6 +144,35 @@ inline std::mutex& registry_lock() noexcept {
     return reclaimable_caches.lock.value;
 }
 
+/// The registry's lock, held for this object's life, unless this thread holds it already (a signal
+/// handler that interrupted it: owns() is false, and the caller does without) or, `try_only`, another
+/// thread does.
+class registry_hold {
+public:
+    explicit registry_hold(bool try_only = false) noexcept {
+        std::mutex& m = registry_lock();
+        if (reclaimable_caches.holder.load(std::memory_order_relaxed) == &thread_mark) return;
+        if (try_only) {
+            owns_ = m.try_lock();
+        } else {
+            m.lock();
+            owns_ = true;
+        }
+        if (owns_) reclaimable_caches.holder.store(&thread_mark, std::memory_order_relaxed);
+    }
+    ~registry_hold() {
+        if (!owns_) return;
+        reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
+        reclaimable_caches.lock.value.unlock();
+    }
+    registry_hold(const registry_hold&) = delete;
+    registry_hold& operator=(const registry_hold&) = delete;
+    bool owns() const noexcept { return owns_; }
+
+private:
+    bool owns_ = false;
+};
+
 /// Registers the process for the process-wide fence, once, without the registry's lock (which others
 /// wait for meanwhile otherwise): at the first keep where the process has one thread then (a fraction of
 /// a microsecond), else at the first pass that finds idle caches (a grace period of the kernel's:
@@ -155,7 +185,8 @@ RELO_NOINLINE inline void register_process_fence(bool only_if_cheap) noexcept {
         return;
     if (reclaimable_caches.fence_tried.exchange(true, std::memory_order_relaxed)) return;
     if (!os::register_process_wide_fence()) return;
-    std::lock_guard<std::mutex> hold(registry_lock());
+    const registry_hold hold;
+    if (!hold.owns()) return;  // (the marks stay fences of their own)
     reclaimable_caches.fence_ready = true;
     visit_marks_fenced.store(false, std::memory_order_relaxed);
 }
@@ -170,6 +201,7 @@ inline bool claims_fenced_locked() noexcept { return !reclaimable_caches.fence_r
 /// one of its visits.)
 inline void registry_fork_prepare(fork_guard&) noexcept {
     reclaimable_caches.lock.value.lock();
+    reclaimable_caches.holder.store(&thread_mark, std::memory_order_relaxed);
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
         e->cache->claimed.store(true, std::memory_order_seq_cst);
     (void)claims_fenced_locked();
@@ -181,6 +213,7 @@ inline void registry_fork_prepare(fork_guard&) noexcept {
 inline void registry_fork_parent(fork_guard&) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
         e->cache->claimed.store(false, std::memory_order_release);
+    reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
     reclaimable_caches.lock.value.unlock();
 }
 /// The child's only thread is the forking one: every other thread's part is emptied (whole: its owner
@@ -197,6 +230,7 @@ inline void registry_fork_child(fork_guard&) noexcept {
         }
         e = next;
     }
+    reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
     reclaimable_caches.lock.value.unlock();
 }
 
@@ -215,6 +249,7 @@ inline std::int64_t idle_since(const reclaimable_entry& e, std::size_t visits, s
 inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
     const std::int64_t now = idle_clock_ns();
     bool any = false;
+    std::size_t given_back = 0;
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         e->claimed = false;
         reclaimable_cache& c = *e->cache;
@@ -225,12 +260,25 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
             e->emptied = false;
         }
         if (visits % 2 != 0 || e->emptied || now - e->idle_since_ns < idle_for) continue;
+        e->claimed = true;
+        if (e->owner == &thread_mark) {
+            // The calling thread's own: emptied inside a visit of its own (a signal handler that visits
+            // it meanwhile finds it visited and leaves it alone), not claimed (it would wait for itself).
+            c.visits.store(visits + 1, std::memory_order_relaxed);
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+            given_back += e->empty(c);
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+            c.visits.store(visits + 2, std::memory_order_release);
+            e->seen_visits = visits + 2;
+            e->emptied = true;
+            e->claimed = false;
+            continue;
+        }
         c.claimed.store(true, std::memory_order_seq_cst);
-        e->claimed = any = true;
+        any = true;
     }
-    if (!any) return 0;
+    if (!any) return given_back;
     const bool fenced = claims_fenced_locked();
-    std::size_t given_back = 0;
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         if (!e->claimed) continue;
         // An owner's entry made before the claim is seen now; a visit after it sees the claim and waits.
@@ -246,8 +294,8 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
 /// Whether a pass now would find a cache idle for `idle_for` that it has not emptied (a read of the list
 /// without the lock's wait: false when the lock is taken).
 inline bool idle_caches_found(std::int64_t idle_for) noexcept {
-    std::unique_lock<std::mutex> hold(registry_lock(), std::try_to_lock);
-    if (!hold.owns_lock()) return false;
+    const registry_hold hold(true);
+    if (!hold.owns()) return false;
     const std::int64_t now = idle_clock_ns();
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         const std::size_t visits = e->cache->visits.load(std::memory_order_seq_cst);
@@ -266,8 +314,8 @@ inline void register_process_fence_if_idle_caches(std::int64_t idle_for) noexcep
 /// Empties the caches idle for at least `idle_for`, waiting for the registry's lock.
 inline std::size_t empty_idle_caches(std::int64_t idle_for) noexcept {
     register_process_fence_if_idle_caches(idle_for);
-    std::lock_guard<std::mutex> hold(registry_lock());
-    return empty_idle_caches_locked(idle_for);
+    const registry_hold hold;
+    return hold.owns() ? empty_idle_caches_locked(idle_for) : 0;
 }
 
 /// Activity's look for idle caches: at most one pass per half idle delay in the process, never waiting
@@ -277,8 +325,8 @@ RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
     if (now < reclaimable_caches.next_pass_ns.load(std::memory_order_relaxed)) return false;
     const std::int64_t delay = warm_memory_idle_delay_ns.load(std::memory_order_relaxed);
     register_process_fence_if_idle_caches(delay);
-    std::unique_lock<std::mutex> hold(registry_lock(), std::try_to_lock);
-    if (!hold.owns_lock()) return false;
+    const registry_hold hold(true);
+    if (!hold.owns()) return false;
     reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), std::memory_order_relaxed);
     return empty_idle_caches_locked(delay) != 0;
 }
@@ -409,11 +457,11 @@ public:
     /// registry (once), where another thread may empty it once it is idle.
     static void arm(State& s) noexcept {
         if (s.guarded) return;
-        s.guarded = true;
         if constexpr (reclaimable) {
             thread_part* const part = current_part();
-            if (part != nullptr && &part->state == &s) enlist(*part);
+            if (part != nullptr && &part->state == &s && !enlist(*part)) return;  // (listed at a later keep)
         }
+        s.guarded = true;
     }
 
 private:
@@ -428,9 +476,13 @@ private:
     static std::size_t empty_from_registry(reclaimable_cache& c) noexcept { return Empty(static_cast<State&>(c)); }
     static void release_from_registry(reclaimable_entry& e) noexcept { delete static_cast<thread_part*>(e.part); }
 
-    /// Lists the thread's part in the registry (and, the first time, the registry in the fork list).
-    static void enlist(thread_part& part) noexcept {
+    /// Lists the thread's part in the registry; false when a signal handler interrupted this thread while
+    /// it held the registry's lock (not listed: it would wait for itself).
+    static bool enlist(thread_part& part) noexcept {
         if constexpr (reclaimable) {
+            register_process_fence(true);
+            const registry_hold hold;
+            if (!hold.owns()) return false;
             reclaimable_entry& entry = part.entry;
             entry.cache = &part.state;
             entry.empty = &empty_from_registry;
@@ -438,12 +490,11 @@ private:
             entry.owner = &thread_mark;
             entry.part = &part;
             entry.seen_visits = ~std::size_t{0};  // (seen as a visit on the first pass)
-            register_process_fence(true);
-            std::lock_guard<std::mutex> hold(registry_lock());
             entry.next = reclaimable_caches.first;
             if (entry.next != nullptr) entry.next->previous = &entry;
             reclaimable_caches.first = &entry;
         }
+        return true;
     }
 
     /// At the thread's end: takes its part off the registry (waiting for a pass that holds it: none sees
@@ -452,7 +503,7 @@ private:
         if constexpr (reclaimable) {
             reclaimable_entry& entry = part->entry;
             if (entry.cache != nullptr) {
-                std::lock_guard<std::mutex> hold(registry_lock());
+                const registry_hold hold;
                 (entry.previous != nullptr ? entry.previous->next : reclaimable_caches.first) = entry.next;
                 if (entry.next != nullptr) entry.next->previous = entry.previous;
             }
