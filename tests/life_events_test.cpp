@@ -129,6 +129,8 @@ TEST_F(LifeEvents, ForksWhileOtherThreadsKeepTakeAndTrim) {
         threads.emplace_back([&, t] {
             for (int i = 0; !stop.load(); ++i) {
                 if (!keep_in_every_cache(t * 1000 + i % 1000)) std::abort();
+                (void)relo::warm_memory();  // (three visits open at once)
+                if (i % 4 == 0) relo::trim_warm_memory();
             }
         });
     relo::vector<int> inherited(std::size_t{1} << 20, 7);
@@ -320,6 +322,7 @@ struct plugin {
 /// program's; each copy's trim gives back its own.
 TEST_F(LifeEvents, CopiesInLibrariesKeepTheirOwnCaches) {
     const parts_left_at_unloading parts;
+    (void)parts;
     plugin a(RELO_LIFE_PLUGIN_A), b(RELO_LIFE_PLUGIN_B);
     ASSERT_TRUE(a.usable()) << ::dlerror();
     ASSERT_TRUE(b.usable()) << ::dlerror();
@@ -349,6 +352,7 @@ TEST_F(LifeEvents, UnloadingALibraryWhileThreadsThatUsedItLive) {
         const void* block = nullptr;
         std::thread user([&] {
             const parts_left_at_unloading parts;
+            (void)parts;
             block = a.keep(round);  // (in the library's code, back in the program's after)
             phase = 1;
             while (phase.load() != 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -474,6 +478,24 @@ TEST_F(LifeEvents, ASignalHandlerWhileItsThreadHoldsTheRegistry) {
         return handler_ok.load() && process_bytes() == relo::warm_memory().total() ? 0 : 1;
     });
     EXPECT_EQ(status, 0) << "-1: the handler waited for its own thread; 1: something kept for the ended thread";
+}
+
+/// What was kept a moment ago has not been idle for a few milliseconds, however coarse the clock.
+TEST_F(LifeEvents, NothingIsGivenBackBeforeItHasBeenIdleThatLong) {
+    std::atomic<int> phase{0};
+    std::thread parked([&] {
+        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+        phase = 1;
+        while (phase.load() != 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    while (phase.load() != 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto kept_by = std::chrono::steady_clock::now();
+    const std::size_t given_back = relo::trim_idle_warm_memory(std::chrono::milliseconds(50));
+    if (std::chrono::steady_clock::now() - kept_by < std::chrono::milliseconds(45)) {
+        EXPECT_EQ(given_back, 0u) << "kept less than 50 ms ago";
+    }
+    phase = 2;
+    parked.join();
 }
 
 /// A thread that keeps 4 MiB and parks: the first trim after the delay gives it back (idle time counts

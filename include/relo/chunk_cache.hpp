@@ -111,18 +111,15 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
 
 /// Gives a resource's chunks back, each to the thread's cache when its upstream is the global heap and
 /// the cache has room and a list for its size (and the process's warm budget has room), to the upstream
-/// otherwise; all in one visit of the cache, made at the first chunk it may keep (a resource's chunks go
-/// back together: one mark and one clock read for all). (Under AddressSanitizer a cached chunk is
+/// otherwise; the chunks kept in a row in one visit of the cache (a resource's chunks go back together: one
+/// mark and one clock read for all), left before any call to the upstream (a fork waits for the visits
+/// in progress, and an upstream may take a lock of its own there). (Under AddressSanitizer a cached chunk is
 /// poisoned but for its link, so that a use after a resource's release() is reported; one given to the
 /// upstream is unpoisoned, as the upstream may hand it out again.)
 class chunk_return {
 public:
     explicit chunk_return(std::pmr::memory_resource* upstream) noexcept : upstream_(upstream) {}
-    ~chunk_return() {
-        if (cache_ == nullptr) return;
-        if (kept_) visit_.kept();
-        visit_.~owner_visit();
-    }
+    ~chunk_return() { leave(); }
     chunk_return(const chunk_return&) = delete;
     chunk_return& operator=(const chunk_return&) = delete;
 
@@ -131,10 +128,19 @@ public:
         const bool keepable = cacheable(upstream_, alignment);
         if (keepable) alignment = alignof(std::max_align_t);  // (as take_chunk asked the heap)
         if (keepable && bytes >= sizeof(chunk_cache_state::free_chunk) && keep(chunk, bytes)) return;
+        leave();
         upstream_->deallocate(chunk, bytes, alignment);
     }
 
 private:
+    void leave() noexcept {
+        if (cache_ == nullptr) return;
+        if (kept_) visit_.kept();
+        visit_.~owner_visit();
+        cache_ = nullptr;
+        kept_ = false;
+    }
+
     bool keep(void* chunk, std::size_t bytes) noexcept {
         if (cache_ == nullptr) {
             chunk_cache_state& own = chunk_cache();

@@ -135,8 +135,11 @@ inline std::size_t trim_idle_warm_memory(std::chrono::nanoseconds idle_for = war
 }
 
 /// Whether one thread can give back another's warm memory here: on every system (where the process-wide
-/// fence is missing or denied, the owners' visits are marked with fences of their own).
-inline bool idle_warm_memory_can_be_trimmed() noexcept { return true; }
+/// fence is missing or denied, the owners' visits are marked with fences of their own), but not after the
+/// fence failed once it was registered (a sandbox entered late: docs/life_in_a_process.md, "Sandboxes").
+inline bool idle_warm_memory_can_be_trimmed() noexcept {
+    return !detail::reclaimable_caches.fence_failed.load(std::memory_order_relaxed);
+}
 
 RELO_ABI_NAMESPACE_END
 }  // namespace relo

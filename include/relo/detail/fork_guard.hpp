@@ -32,16 +32,13 @@ namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
-/// A T constructed at compile time and never destroyed: for a lock that threads ending during or after
+/// A mutex made at its first use and never destroyed: for a lock that threads ending during or after
 /// static destruction still take (libc++ and MSVC give std::mutex a real destructor).
-template <class T>
-union immortal {
-    T value;
-    constexpr immortal() noexcept : value() {}
-    ~immortal() {}
-    immortal(const immortal&) = delete;
-    immortal& operator=(const immortal&) = delete;
-};
+template <class Tag>
+std::mutex& immortal_mutex() noexcept {
+    static std::mutex* const made = new std::mutex;
+    return *made;
+}
 
 /// A node of the fork list: what to do with some locks around a fork.
 struct fork_guard {
@@ -53,7 +50,6 @@ struct fork_guard {
 };
 
 struct fork_guard_list {
-    immortal<std::mutex> lock;
     fork_guard* first = nullptr;
     // The thread caches' registry: set without the list's lock, since a thread may list its caches while
     // it holds a resource's lock (the list's lock is taken before those: the order would climb).
@@ -64,7 +60,7 @@ inline fork_guard_list fork_guards;
 
 #if !defined(_WIN32)
 inline void fork_prepare() noexcept {
-    fork_guards.lock.value.lock();
+    immortal_mutex<fork_guard_list>().lock();
     for (fork_guard* g = fork_guards.first; g != nullptr; g = g->next) g->prepare(*g);
     fork_guards.prepared_last = fork_guards.last.load(std::memory_order_acquire);
     if (fork_guard* g = fork_guards.prepared_last) g->prepare(*g);
@@ -74,14 +70,14 @@ inline void fork_parent() noexcept {
     fork_guard* last = fork_guards.first;
     while (last != nullptr && last->next != nullptr) last = last->next;
     for (fork_guard* g = last; g != nullptr; g = g->previous) g->parent(*g);
-    fork_guards.lock.value.unlock();
+    immortal_mutex<fork_guard_list>().unlock();
 }
 inline void fork_child() noexcept {
     if (fork_guard* g = fork_guards.prepared_last) g->child(*g);
     fork_guard* last = fork_guards.first;
     while (last != nullptr && last->next != nullptr) last = last->next;
     for (fork_guard* g = last; g != nullptr; g = g->previous) g->child(*g);
-    fork_guards.lock.value.unlock();  // (the forking thread, the child's only one, took it)
+    immortal_mutex<fork_guard_list>().unlock();  // (the forking thread, the child's only one, took it)
 }
 #endif
 
@@ -97,7 +93,7 @@ inline void register_fork_handlers() noexcept {
 /// Lists g: from now on every fork takes and releases its locks. Called before any of them can be held.
 inline void add_fork_guard(fork_guard& g) noexcept {
     register_fork_handlers();
-    const std::lock_guard<std::mutex> hold(fork_guards.lock.value);
+    const std::lock_guard<std::mutex> hold(immortal_mutex<fork_guard_list>());
     g.previous = nullptr;  // (the newest first)
     g.next = fork_guards.first;
     if (g.next != nullptr) g.next->previous = &g;
@@ -112,7 +108,7 @@ inline void set_last_fork_guard(fork_guard& g) noexcept {
 
 /// Takes g off the list (before its locks are destroyed).
 inline void remove_fork_guard(fork_guard& g) noexcept {
-    const std::lock_guard<std::mutex> hold(fork_guards.lock.value);
+    const std::lock_guard<std::mutex> hold(immortal_mutex<fork_guard_list>());
     (g.previous != nullptr ? g.previous->next : fork_guards.first) = g.next;
     if (g.next != nullptr) g.next->previous = g.previous;
     g.next = g.previous = nullptr;

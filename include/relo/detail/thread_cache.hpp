@@ -33,9 +33,9 @@
 // system, and leaves the interrupted visit's cache alone. No system call is made for any of this before
 // a thread first keeps something.
 //
-// fork(): the registry's lock is one of detail/fork_guard.hpp's, taken last, with every listed cache
-// claimed and no owner inside one; in the child the other threads' parts (which no thread owns there) are
-// emptied and freed.
+// fork(): the registry's lock is one of detail/fork_guard.hpp's, taken last, with every other thread's
+// listed cache claimed and no owner inside one; in the child those threads' parts (which no thread owns
+// there) are emptied and freed.
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_THREAD_CACHE_HPP
 #define RELO_DETAIL_THREAD_CACHE_HPP
@@ -88,6 +88,28 @@ inline std::int64_t idle_clock_ns() noexcept {
 #endif
 }
 
+/// The idle clock's tick: an idle time measured with it may be this much longer than the real one.
+inline std::int64_t idle_clock_tick_ns() noexcept {
+#if RELO_OS_WINDOWS
+    return std::int64_t{16} * 1000 * 1000;  // (GetTickCount64's resolution, at most)
+#elif defined(CLOCK_MONOTONIC_COARSE)
+    static const std::int64_t tick = [] {
+        timespec t{};
+        return ::clock_getres(CLOCK_MONOTONIC_COARSE, &t) == 0 ? std::int64_t{t.tv_sec} * 1000 * 1000 * 1000 + t.tv_nsec
+                                                              : std::int64_t{10} * 1000 * 1000;
+    }();
+    return tick;
+#else
+    return 1;
+#endif
+}
+
+/// Whether a cache whose owner last visited at `since` (idle clock) has been idle for `idle_for` at `now`:
+/// for a nonzero time, by at least a tick more than measured (never before the time has passed).
+inline bool idle_long_enough(std::int64_t since, std::int64_t now, std::int64_t idle_for) noexcept {
+    return idle_for <= 0 || now - since >= idle_for + idle_clock_tick_ns();
+}
+
 /// The part of a thread cache's State another thread reads to empty it while the owner stays away.
 struct reclaimable_cache {
     std::atomic<std::size_t> visits;      // odd while the owner is inside; one more at each entry and at each exit
@@ -115,6 +137,11 @@ struct reclaimable_entry {
 /// An address of the calling thread's own: which thread owns a part (in a fork's child, the forking one).
 inline thread_local char thread_mark = 0;
 
+/// How many visits the calling thread has open (of different caches, or a handler's of another cache): a
+/// visit opened inside another that finds its cache claimed does without it rather than wait (the claim
+/// may be a fork's, which waits for the visit it is inside).
+inline thread_local int open_visits = 0;
+
 void registry_fork_prepare(fork_guard&) noexcept;
 void registry_fork_parent(fork_guard&) noexcept;
 void registry_fork_child(fork_guard&) noexcept;
@@ -126,12 +153,13 @@ inline std::atomic<bool> visit_marks_fenced{true};
 
 /// Every living thread's reclaimable caches that have kept something.
 struct reclaimable_registry {
-    immortal<std::mutex> lock;
     reclaimable_entry* first = nullptr;
     std::atomic<bool> fence_tried{false};  // the registration for os::process_wide_fence() was made or begun
     std::atomic<bool> first_keep_seen{false};  // (the first keep looks whether the process has one thread)
     std::atomic<const void*> holder{nullptr};  // the thread_mark of the thread holding the lock
     bool fence_ready = false;  // (under the lock) registered: owners' marks may be plain stores
+    std::atomic<bool> fence_failed{false};  // a fence failed after the registration (a sandbox entered late)
+    bool fork_fenced = true;                // (the forking thread's) the prepare handler's fence held
     std::atomic<std::int64_t> next_pass_ns{0};  // activity looks for idle caches again from then on
     fork_guard at_fork{&registry_fork_prepare, &registry_fork_parent, &registry_fork_child};
 };
@@ -141,7 +169,7 @@ inline reclaimable_registry reclaimable_caches;
 inline std::mutex& registry_lock() noexcept {
     static const bool guarded = (set_last_fork_guard(reclaimable_caches.at_fork), true);
     (void)guarded;
-    return reclaimable_caches.lock.value;
+    return immortal_mutex<reclaimable_registry>();
 }
 
 /// The registry's lock, held for this object's life, unless this thread holds it already (a signal
@@ -163,7 +191,7 @@ public:
     ~registry_hold() {
         if (!owns_) return;
         reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
-        reclaimable_caches.lock.value.unlock();
+        registry_lock().unlock();
     }
     registry_hold(const registry_hold&) = delete;
     registry_hold& operator=(const registry_hold&) = delete;
@@ -193,18 +221,24 @@ RELO_NOINLINE inline void register_process_fence(bool only_if_cheap) noexcept {
 
 /// After claiming: every owner's mark made before is seen, and every owner's visit after sees the claim
 /// (their marks are fences of their own, or the process-wide fence makes them so). False: not so.
-inline bool claims_fenced_locked() noexcept { return !reclaimable_caches.fence_ready || os::process_wide_fence(); }
+inline bool claims_fenced_locked() noexcept {
+    if (!reclaimable_caches.fence_ready || os::process_wide_fence()) return true;
+    reclaimable_caches.fence_failed.store(true, std::memory_order_relaxed);
+    return false;
+}
 
 /// Before a fork: takes the registry's lock, claims every listed cache and waits for the owners inside
 /// one to leave it (a visit never waits inside for a claim or this lock: it backs out), so that every
 /// cache is whole at the fork. (Not the forking thread's own: a handler that forks may have interrupted
 /// one of its visits.)
 inline void registry_fork_prepare(fork_guard&) noexcept {
-    reclaimable_caches.lock.value.lock();
+    registry_lock().lock();
     reclaimable_caches.holder.store(&thread_mark, std::memory_order_relaxed);
+    // (Not the forking thread's: other libraries' fork handlers registered before relo's run while these
+    // claims hold, and may use relo on this thread.)
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
-        e->cache->claimed.store(true, std::memory_order_seq_cst);
-    (void)claims_fenced_locked();
+        if (e->owner != &thread_mark) e->cache->claimed.store(true, std::memory_order_seq_cst);
+    reclaimable_caches.fork_fenced = claims_fenced_locked();
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         if (e->owner == &thread_mark) continue;
         while (e->cache->visits.load(std::memory_order_seq_cst) % 2 != 0) std::this_thread::yield();
@@ -214,10 +248,11 @@ inline void registry_fork_parent(fork_guard&) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
         e->cache->claimed.store(false, std::memory_order_release);
     reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
-    reclaimable_caches.lock.value.unlock();
+    registry_lock().unlock();
 }
 /// The child's only thread is the forking one: every other thread's part is emptied (whole: its owner
-/// was not inside it) and freed.
+/// was not inside it) and freed; only taken off the list where the fence failed before the fork (its owner
+/// may have been inside it unseen).
 inline void registry_fork_child(fork_guard&) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr;) {
         reclaimable_entry* const next = e->next;
@@ -225,13 +260,15 @@ inline void registry_fork_child(fork_guard&) noexcept {
         if (e->owner != &thread_mark) {
             (e->previous != nullptr ? e->previous->next : reclaimable_caches.first) = next;
             if (next != nullptr) next->previous = e->previous;
-            (void)e->empty(*e->cache);
-            e->release(*e);
+            if (reclaimable_caches.fork_fenced) {
+                (void)e->empty(*e->cache);
+                e->release(*e);
+            }
         }
         e = next;
     }
     reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
-    reclaimable_caches.lock.value.unlock();
+    registry_lock().unlock();
 }
 
 /// When e's owner last visited its cache, as far as is known now, `visits` being its mark read now (with
@@ -259,7 +296,7 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
             e->seen_visits = visits;
             e->emptied = false;
         }
-        if (visits % 2 != 0 || e->emptied || now - e->idle_since_ns < idle_for) continue;
+        if (visits % 2 != 0 || e->emptied || !idle_long_enough(e->idle_since_ns, now, idle_for)) continue;
         e->claimed = true;
         if (e->owner == &thread_mark) {
             // The calling thread's own: emptied inside a visit of its own (a signal handler that visits
@@ -300,7 +337,7 @@ inline bool idle_caches_found(std::int64_t idle_for) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         const std::size_t visits = e->cache->visits.load(std::memory_order_seq_cst);
         const bool emptied = visits == e->seen_visits && e->emptied;
-        if (visits % 2 == 0 && !emptied && now - idle_since(*e, visits, now) >= idle_for) return true;
+        if (visits % 2 == 0 && !emptied && idle_long_enough(idle_since(*e, visits, now), now, idle_for)) return true;
     }
     return false;
 }
@@ -343,12 +380,14 @@ public:
         if (RELO_UNLIKELY(entered_ % 2 == 0)) return;  // (nested: the interrupted visit is still inside)
         mark_entry();
         if (RELO_UNLIKELY(c.claimed.load(std::memory_order_seq_cst))) wait_for_claim();
+        if (RELO_LIKELY(inside())) ++open_visits;
     }
     RELO_ALWAYS_INLINE ~owner_visit() {
         if (RELO_UNLIKELY(!inside())) return;
+        --open_visits;
         const std::size_t left = entered_ + 1;  // (only the owner writes `visits`)
         cache_.visits.store(left, std::memory_order_release);
-        if (RELO_UNLIKELY(left % 512 == 0)) empty_idle_caches_if_due();
+        if (RELO_UNLIKELY(left % 512 == 0 && open_visits == 0)) empty_idle_caches_if_due();
     }
     owner_visit(const owner_visit&) = delete;
     owner_visit& operator=(const owner_visit&) = delete;
@@ -374,11 +413,16 @@ private:
     }
     /// Out of the cache while it is claimed (the claimer sees the visits change, and a fork's handler
     /// waits for no one inside), then in again.
+    /// Inside another visit of the thread, it leaves and does without the cache (not inside()).
     RELO_NOINLINE void wait_for_claim() noexcept {
         do {
             cache_.visits.store(entered_ + 1, std::memory_order_release);
+            if (open_visits != 0) {
+                entered_ = 0;  // (not inside: the caller uses the closed part)
+                return;
+            }
             while (cache_.claimed.load(std::memory_order_acquire)) std::this_thread::yield();
-            entered_ += 2;
+            entered_ = cache_.visits.load(std::memory_order_relaxed) + 1;  // (a handler's visits came meanwhile)
             mark_entry();
         } while (cache_.claimed.load(std::memory_order_seq_cst));
     }
@@ -535,19 +579,21 @@ private:
     struct slots {
         DWORD part;  // TlsAlloc: the thread's part
         DWORD end;   // FlsAlloc: the same, for the callback at the thread's end
-        bool usable;
-        // (At the program's end, or a DLL's unloading: no thread's end calls into its code after. The TLS
-        // slot stays, for what is destroyed later: the callback pointed this thread's at the closed part.)
+        std::atomic<bool> usable;
+        slots() noexcept : part(::TlsAlloc()), end(::FlsAlloc(&at_thread_end)), usable(false) {
+            usable.store(part != TLS_OUT_OF_INDEXES && end != FLS_OUT_OF_INDEXES);
+        }
+        // At the program's end, or a DLL's unloading, as on POSIX: the idle caches emptied, no part made
+        // after, no thread's end calling into the code after. (The TLS slot stays, for what is destroyed
+        // later: the callback points this thread's at the closed part.)
         ~slots() {
+            if (!usable.exchange(false)) return;
+            (void)empty_idle_caches(0);
             if (end != FLS_OUT_OF_INDEXES) (void)::FlsFree(end);
         }
     };
-    static const slots& thread_slots() noexcept {
-        static const slots made = [] {
-            slots s{::TlsAlloc(), ::FlsAlloc(&at_thread_end), false};
-            s.usable = s.part != TLS_OUT_OF_INDEXES && s.end != FLS_OUT_OF_INDEXES;
-            return s;
-        }();
+    static slots& thread_slots() noexcept {
+        static slots made;
         return made;
     }
     /// The calling thread's part, or null before its first. (TlsGetValue clears the thread's last error:
@@ -559,8 +605,8 @@ private:
         return static_cast<thread_part*>(part);
     }
     RELO_NOINLINE static State& start_thread_part() noexcept {
-        const slots& s = thread_slots();
-        if (!s.usable) return ended_part().state;
+        slots& s = thread_slots();
+        if (!s.usable.load(std::memory_order_acquire)) return ended_part().state;
         auto* const part = new (std::nothrow) thread_part{};
         if (part == nullptr) return ended_part().state;
         if (!::FlsSetValue(s.end, part) || !::TlsSetValue(s.part, part)) {
@@ -590,6 +636,11 @@ private:
             if (!usable.exchange(false)) return;
             (void)empty_idle_caches(0);
             (void)::pthread_key_delete(end);
+            // The calling thread's own (what is destroyed after this goes straight back).
+            if (thread_part* const part = current_; part != nullptr && part != &ended_part()) {
+                current_ = &ended_part();
+                close(part);
+            }
         }
     };
     static slots& thread_slots() noexcept {
