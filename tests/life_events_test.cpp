@@ -249,7 +249,7 @@ TEST_F(LifeEvents, DetachedThreadsWhileTheProgramEnds) {
 /// Runs tests/life/sandboxed_program under a seccomp filter, installed before exec, whose answer to
 /// membarrier is `action`, with RELO_MEMBARRIER set to `setting` (unless null); its exit status (128 +
 /// the signal if one ended it).
-int run_sandboxed(std::uint32_t action, const char* setting) {
+int run_sandboxed(std::uint32_t action, const char* setting, const char* program = RELO_SANDBOXED_PROGRAM) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         sock_filter filter[] = {
@@ -258,12 +258,12 @@ int run_sandboxed(std::uint32_t action, const char* setting) {
             BPF_STMT(BPF_RET | BPF_K, action),
             BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         };
-        sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
-        if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+        sock_fprog filter_program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+        if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter_program) != 0)
             ::_exit(100);
         if (setting != nullptr) ::setenv("RELO_MEMBARRIER", setting, 1);
         else ::unsetenv("RELO_MEMBARRIER");
-        ::execl(RELO_SANDBOXED_PROGRAM, RELO_SANDBOXED_PROGRAM, static_cast<char*>(nullptr));
+        ::execl(program, program, static_cast<char*>(nullptr));
         ::_exit(101);
     }
     int status = 0;
@@ -279,6 +279,11 @@ TEST_F(LifeEvents, ASandboxThatDeniesMembarrier) {
 /// threads' memory is still given back.
 TEST_F(LifeEvents, ASandboxThatKillsOnMembarrierWithTheSwitch) {
     EXPECT_EQ(run_sandboxed(SECCOMP_RET_KILL_PROCESS, "0"), 0) << "128 + 31 (SIGSYS): relo called membarrier";
+}
+/// The same, the program built with -DRELO_NO_MEMBARRIER and nothing in its environment.
+TEST_F(LifeEvents, ASandboxThatKillsOnMembarrierWithTheBuildSwitch) {
+    EXPECT_EQ(run_sandboxed(SECCOMP_RET_KILL_PROCESS, nullptr, RELO_SANDBOXED_PROGRAM_NO_MEMBARRIER), 0)
+        << "128 + 31 (SIGSYS): relo called membarrier";
 }
 /// Without the filter, the program gives idle threads' memory back through the process-wide fence.
 TEST_F(LifeEvents, TheSandboxedProgramOutsideTheSandbox) {
@@ -382,6 +387,19 @@ TEST_F(LifeEvents, TwoModesInOneProgram) {
     EXPECT_GT(other_mode_process_bytes(), 0u);
     ASSERT_TRUE(keep_in_every_cache(3));
 }
+
+#if defined(RELO_FORK_PROGRAM)
+/// tests/life/fork_program: fork handlers registered before relo's, whose parent and child handlers use
+/// relo on the forking thread while relo's locks are held, and threads that keep, take and trim.
+TEST_F(LifeEvents, ForkHandlersRegisteredBeforeRelosUseIt) {
+    if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
+    const int status = in_child_within(std::chrono::seconds(60), [] {
+        ::execl(RELO_FORK_PROGRAM, RELO_FORK_PROGRAM, static_cast<char*>(nullptr));
+        return 101;
+    });
+    EXPECT_EQ(status, 0) << "-1: the program hung; 1: a child hung or failed (its stderr says which)";
+}
+#endif
 
 /// A pthread key whose destructor makes the thread's first keep (as boost::thread_specific_ptr's and
 /// many C libraries' per-thread data do): the keep is given back at the thread's end, and the registry
