@@ -20,6 +20,7 @@
 #ifndef RELO_DETAIL_OS_MEMORY_HPP
 #define RELO_DETAIL_OS_MEMORY_HPP
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -45,6 +46,7 @@
 #if !defined(RELO_PORTABLE_POSIX) && (defined(__GLIBC__) || defined(__linux__))
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #define RELO_HAS_MALLOC_USABLE_SIZE 1
 #define RELO_HAS_LINUX_VM 1  // mremap, madvise, MAP_NORESERVE, transparent huge pages
@@ -341,13 +343,19 @@ inline constexpr long membarrier_private_expedited = 1 << 3;
 inline constexpr long membarrier_register_private_expedited = 1 << 4;
 
 /// Whether the process has one thread now (false where that cannot be told: another system, no /proc).
+/// Leaves errno as it was, and is no cancellation point (open and read are: a thread cancelled there
+/// would unwind through noexcept code).
 inline bool single_threaded() noexcept {
 #if RELO_HAS_LINUX_VM
+    const int saved_errno = errno;
+    int cancel_state = 0;
+    (void)::pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     const int fd = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
     char text[1024];
-    const ssize_t n = ::read(fd, text, sizeof text - 1);
-    ::close(fd);
+    const ssize_t n = fd < 0 ? -1 : ::read(fd, text, sizeof text - 1);
+    if (fd >= 0) ::close(fd);
+    (void)::pthread_setcancelstate(cancel_state, nullptr);
+    errno = saved_errno;
     if (n <= 0) return false;
     text[n] = '\0';
     // "pid (comm) state ppid ...": num_threads is the 20th field, the 18th after the command's ')'.
