@@ -25,6 +25,7 @@
 
 #include "child_process.hpp"
 #include "os_probes.hpp"
+#include "parked_thread.hpp"
 #include "sanitizers.hpp"
 #include "relo/multipool_resource.hpp"
 #include "relo/pinned_vector.hpp"
@@ -99,9 +100,6 @@ bool keep_in_every_cache(int seed) {
     return ok;
 }
 
-/// f in a child process with a deadline: its exit code, or -1 (child_hung) if it had to be killed.
-int in_child_within(std::chrono::milliseconds limit, const std::function<int()>& f) { return in_child(limit, f); }
-
 class LifeEvents : public ::testing::Test {
 protected:
     void SetUp() override { relo::trim_warm_memory(); }
@@ -138,7 +136,7 @@ TEST_F(LifeEvents, ForksWhileOtherThreadsKeepTakeAndTrim) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
     int children = 0;
     for (; children < 400 && std::chrono::steady_clock::now() < until; ++children) {
-        const int status = in_child_within(std::chrono::seconds(10), [&] {
+        const int status = in_child(std::chrono::seconds(10), [&] {
             if (inherited[4242] != 7) return 3;
             inherited.push_back(8);  // (the inherited vector grows, moves and is freed in the child)
             inherited.shrink_to_fit();
@@ -146,7 +144,7 @@ TEST_F(LifeEvents, ForksWhileOtherThreadsKeepTakeAndTrim) {
             (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
             relo::trim_warm_memory();
             if (relo::warm_memory().process_bytes != 0) return 5;  // (the other threads' caches: given back)
-            const int grandchild = in_child_within(std::chrono::seconds(5), [&] {
+            const int grandchild = in_child(std::chrono::seconds(5), [&] {
                 if (!keep_in_every_cache(children + 1)) return 4;
                 const std::size_t kept = relo::warm_memory().process_bytes;
                 const std::size_t given_back = relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
@@ -171,7 +169,7 @@ TEST_F(LifeEvents, RepeatedForksLeaveTheParentAsItWas) {
     ASSERT_TRUE(keep_in_every_cache(1));
     const std::size_t kept = process_bytes();
     const std::size_t listed = listed_caches();
-    for (int i = 0; i < 100; ++i) ASSERT_EQ(in_child_within(std::chrono::seconds(10), [] { return keep_in_every_cache(2) ? 0 : 1; }), 0);
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(in_child(std::chrono::seconds(10), [] { return keep_in_every_cache(2) ? 0 : 1; }), 0);
     EXPECT_EQ(process_bytes(), kept);
     EXPECT_EQ(listed_caches(), listed);
 }
@@ -179,23 +177,15 @@ TEST_F(LifeEvents, RepeatedForksLeaveTheParentAsItWas) {
 /// The child frees the other threads' parts (no thread owns them there) and gives their memory back.
 TEST_F(LifeEvents, AChildGivesBackWhatOtherThreadsKeptAtTheFork) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
-    std::atomic<int> phase{0};
-    std::thread other([&] {
-        (void)keep_in_every_cache(3);
-        phase = 1;
-        while (phase.load() != 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    });
-    while (phase.load() != 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const parked_thread other([] { (void)keep_in_every_cache(3); }, [] {});
     const std::size_t others = process_bytes();
     EXPECT_GE(others, 5 * mib);
-    const int status = in_child_within(std::chrono::seconds(10), [] {
+    const int status = in_child(std::chrono::seconds(10), [] {
         if (relo::warm_memory().process_bytes != 0) return 1;  // (this thread keeps nothing: trimmed in SetUp)
         return listed_caches() <= 3 ? 0 : 2;                    // (this thread's own, at most)
     });
     EXPECT_EQ(status, 0) << "1: the other thread's caches still count in the child; 2: still listed";
     EXPECT_EQ(process_bytes(), others) << "the parent's are its own";
-    phase = 2;
-    other.join();
 }
 
 /// GoogleTest's death tests in the fast style fork while other threads run.
@@ -229,7 +219,7 @@ TEST_F(LifeEvents, DeathTestsForkWhileOtherThreadsUseTheCaches) {
 TEST_F(LifeEvents, DetachedThreadsWhileTheProgramEnds) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
     for (int round = 0; round < 10; ++round) {
-        const int status = in_child_within(std::chrono::seconds(20), [round] {
+        const int status = in_child(std::chrono::seconds(20), [round] {
             for (int t = 0; t < 3; ++t)
                 std::thread([t, round] {
                     for (int i = 0;; ++i) {
@@ -353,24 +343,20 @@ TEST_F(LifeEvents, UnloadingALibraryWhileThreadsThatUsedItLive) {
     for (int round = 0; round < 3; ++round) {
         plugin a(RELO_LIFE_PLUGIN_A);
         ASSERT_TRUE(a.usable()) << ::dlerror();
-        std::atomic<int> phase{0};
         const void* block = nullptr;
-        std::thread user([&] {
-            const parts_left_at_unloading parts;
-            (void)parts;
-            block = a.keep(round);  // (in the library's code, back in the program's after)
-            phase = 1;
-            while (phase.load() != 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            (void)keep_in_every_cache(round);  // (the program's own copy)
-        });
-        while (phase.load() != 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        parked_thread user(
+            [&] {
+                const parts_left_at_unloading parts;
+                (void)parts;
+                block = a.keep(round);  // (in the library's code, back in the program's after)
+            },
+            [round] { (void)keep_in_every_cache(round); });  // (the program's own copy)
         EXPECT_GE(a.process_bytes(), 4 * mib);
         EXPECT_NE(resident_pages(block, page()), static_cast<std::size_t>(-1)) << "kept by the thread's cache";
         a.unload();
         EXPECT_EQ(resident_pages(block, page()), static_cast<std::size_t>(-1)) << "given back at the unloading";
-        phase = 2;
-        user.join();
-        EXPECT_EQ(in_child_within(std::chrono::seconds(10), [] { return keep_in_every_cache(4) ? 0 : 1; }), 0);
+        user.resume_and_join();
+        EXPECT_EQ(in_child(std::chrono::seconds(10), [] { return keep_in_every_cache(4) ? 0 : 1; }), 0);
     }
 }
 #endif
@@ -393,7 +379,7 @@ TEST_F(LifeEvents, TwoModesInOneProgram) {
 /// relo on the forking thread while relo's locks are held, and threads that keep, take and trim.
 TEST_F(LifeEvents, ForkHandlersRegisteredBeforeRelosUseIt) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
-    const int status = in_child_within(std::chrono::seconds(60), [] {
+    const int status = in_child(std::chrono::seconds(60), [] {
         ::execl(RELO_FORK_PROGRAM, RELO_FORK_PROGRAM, static_cast<char*>(nullptr));
         return 101;
     });
@@ -483,7 +469,7 @@ TEST_F(LifeEvents, ASignalHandlerUsesReloInsideAVisit) {
 /// listing its caches) and makes its first keep and a trim: neither waits for the thread itself.
 TEST_F(LifeEvents, ASignalHandlerWhileItsThreadHoldsTheRegistry) {
     if (RELO_TSAN) GTEST_SKIP() << "ThreadSanitizer reports the malloc a handler makes, which this test does on purpose";
-    const int status = in_child_within(std::chrono::seconds(10), [] {
+    const int status = in_child(std::chrono::seconds(10), [] {
         static std::atomic<bool> handler_ok{false};
         struct sigaction action {};
         action.sa_handler = [](int) {
@@ -502,38 +488,24 @@ TEST_F(LifeEvents, ASignalHandlerWhileItsThreadHoldsTheRegistry) {
 
 /// What was kept a moment ago has not been idle for a few milliseconds, however coarse the clock.
 TEST_F(LifeEvents, NothingIsGivenBackBeforeItHasBeenIdleThatLong) {
-    std::atomic<int> phase{0};
-    std::thread parked([&] {
-        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
-        phase = 1;
-        while (phase.load() != 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    });
-    while (phase.load() != 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // (No look at its caches after the keep: its last visit is the keep.)
+    const parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); }, [] {}, false);
     const auto kept_by = std::chrono::steady_clock::now();
     const std::size_t given_back = relo::trim_idle_warm_memory(std::chrono::milliseconds(50));
     if (std::chrono::steady_clock::now() - kept_by < std::chrono::milliseconds(45)) {
         EXPECT_EQ(given_back, 0u) << "kept less than 50 ms ago";
     }
-    phase = 2;
-    parked.join();
 }
 
 /// A thread that keeps 4 MiB and parks: the first trim after the delay gives it back (idle time counts
 /// from its last visit, which kept the block, not from the first look).
 TEST_F(LifeEvents, TheFirstTrimCountsFromTheOwnersLastVisit) {
-    std::atomic<int> phase{0};
-    std::thread parked([&] {
-        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
-        phase = 1;
-        while (phase.load() != 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    });
-    while (phase.load() != 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // (No look at its caches after the keep: its last visit is the keep.)
+    const parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); }, [] {}, false);
     const std::size_t kept = process_bytes() - relo::warm_memory().total();
     EXPECT_GE(kept, 4 * mib);
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
     EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::milliseconds(100)), kept) << "idle for 150 ms since its keep";
-    phase = 2;
-    parked.join();
 }
 
 #endif  // !_WIN32

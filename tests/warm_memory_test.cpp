@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "os_probes.hpp"
+#include "parked_thread.hpp"
 #include "relo/multipool_resource.hpp"
 #include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"
@@ -334,50 +335,6 @@ TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
     EXPECT_EQ(process_bytes(), 0u);
     EXPECT_EQ(relo::warm_memory().reservations, 0u);
 }
-
-/// A thread that runs `fill`, reports what its caches keep, then waits (idle) until resumed and runs `then`.
-class parked_thread {
-public:
-    parked_thread(std::function<void()> fill, std::function<void()> then)
-        : thread_([this, fill = std::move(fill), then = std::move(then)] {
-              fill();
-              {
-                  std::unique_lock<std::mutex> lock(mutex_);
-                  kept_ = relo::warm_memory().total();
-                  parked_ = true;
-                  changed_.notify_all();
-                  changed_.wait(lock, [this] { return resumed_; });
-              }
-              then();
-          }) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [this] { return parked_; });
-    }
-    parked_thread(const parked_thread&) = delete;
-    parked_thread& operator=(const parked_thread&) = delete;
-    ~parked_thread() { resume_and_join(); }
-
-    /// What the thread's caches kept when it parked.
-    std::size_t kept() const noexcept { return kept_; }
-
-    void resume_and_join() {
-        if (!thread_.joinable()) return;
-        {
-            const std::lock_guard<std::mutex> lock(mutex_);
-            resumed_ = true;
-        }
-        changed_.notify_all();
-        thread_.join();
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    bool parked_ = false;
-    bool resumed_ = false;
-    std::size_t kept_ = 0;
-    std::thread thread_;  // (last: started once the rest is made)
-};
 
 TEST_F(WarmMemory, OneThreadCanGiveBackAnothersIdleMemoryEverywhere) {
     EXPECT_TRUE(relo::idle_warm_memory_can_be_trimmed()) << "the owners' marks are fences of their own on every system";
