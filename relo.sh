@@ -5,7 +5,8 @@
 #                             -Wall -Wextra -Wpedantic -Werror: Clang C++20 + AddressSanitizer + UBSan, GCC
 #                             C++17 (which also compiles every test in C++23, front end only), Clang C++23
 #                             hardened on the portable POSIX path (which also compiles every test in C++17,
-#                             front end only); the tests of what threads share under ThreadSanitizer; the
+#                             front end only; with the public standard headers instead of libstdc++'s
+#                             components); the tests of what threads share under ThreadSanitizer; the
 #                             Windows build (mingw-w64) under Wine; the fuzz targets (libFuzzer, Clang,
 #                             ASan + UBSan), each for 5 s; and the main command itself, from a clone of
 #                             the committed tree: ./relo.sh bench --smoke
@@ -84,7 +85,7 @@ cmd_test() {
   local configs=(
     "clang-asan-ubsan|clang++|20|-O0 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
     "gcc-cxx17|g++|17|-O0 -DNDEBUG|-DRELO_WERROR=ON -DRELO_SYNTAX_CHECK_STANDARDS=23 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON"
-    "clang-cxx23|clang++|23|-O0 -DNDEBUG -DRELO_HARDENED -DRELO_BOUNDED_ITERATORS -DRELO_PORTABLE_POSIX|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF -DRELO_TEST_VARIANTS=OFF -DRELO_SYNTAX_CHECK_STANDARDS=17 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON"
+    "clang-cxx23|clang++|23|-O0 -DNDEBUG -DRELO_HARDENED -DRELO_BOUNDED_ITERATORS -DRELO_PORTABLE_POSIX -DRELO_STANDARD_HEADERS|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF -DRELO_TEST_VARIANTS=OFF -DRELO_SYNTAX_CHECK_STANDARDS=17 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON"
     "gcc-tsan|g++|20|-O1 -g1 -fsanitize=thread|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_THREAD_TESTS_ONLY=ON"
     "mingw-wine|x86_64-w64-mingw32-g++-posix|20|-O1|-DRELO_WERROR=ON -DCMAKE_SYSTEM_NAME=Windows -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc-posix -DCMAKE_EXE_LINKER_FLAGS=-static -DCMAKE_CROSSCOMPILING_EMULATOR=wine -DRELO_GTEST_SOURCE_DIR=/usr/src/googletest -DRELO_TEST_PACKAGE=OFF -DRELO_BUILD_TESTS=ON -DRELO_TEST_VARIANTS=OFF"
     "clang-fuzz|clang++|20|-O1 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_BUILD_EXAMPLES=OFF -DRELO_TEST_PACKAGE=OFF -DRELO_FUZZ_ONLY=ON -DRELO_FUZZ_SECONDS=5"

@@ -67,7 +67,7 @@ TEST(LifeEvents, PosixOnly) { GTEST_SKIP() << "fork, pthread keys and signals: P
 /// What the process's caches keep, and how many threads' caches the registry lists.
 std::size_t process_bytes() { return relo::warm_memory().process_bytes; }
 std::size_t listed_caches() {
-    const std::lock_guard<std::mutex> hold(relo::detail::registry_lock());
+    const std::lock_guard<relo::detail::os_lock> hold(relo::detail::registry_lock());
     std::size_t n = 0;
     for (auto* e = relo::detail::reclaimable_caches.first; e != nullptr; e = e->next) {
         if (++n > 100000) return n;  // (a cycle)

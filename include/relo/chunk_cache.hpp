@@ -20,7 +20,6 @@
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 
-#include <atomic>
 #include <cstddef>
 #include <memory_resource>
 
@@ -52,7 +51,7 @@ struct chunk_cache_state : reclaimable_cache {
     bool guarded;
 };
 
-inline std::atomic<std::size_t> chunk_cache_limit_bytes{std::size_t{8} << 20};
+inline atomic<std::size_t> chunk_cache_limit_bytes{std::size_t{8} << 20};
 
 /// Gives every cached chunk back to the global heap; returns their bytes.
 inline std::size_t empty_chunk_cache(chunk_cache_state& c) noexcept {
@@ -148,7 +147,7 @@ private:
             cache_ = &chunk_thread_cache::visited(visit_, own);
         }
         chunk_cache_state& c = *cache_;
-        if (c.closed || c.held + bytes > chunk_cache_limit_bytes.load(std::memory_order_relaxed)) return false;
+        if (c.closed || c.held + bytes > chunk_cache_limit_bytes.load(memory_order_relaxed)) return false;
         chunk_thread_cache::arm(c);
         chunk_cache_state::bucket* slot = nullptr;
         for (auto& b : c.buckets) {
@@ -188,9 +187,9 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
 
 /// The most bytes of released chunks each thread keeps for its next local resources (default 8 MiB,
 /// measured in docs/measurements/memory_resources.md; 0 keeps none). Applies from the next chunk given back.
-inline std::size_t chunk_cache_limit() noexcept { return detail::chunk_cache_limit_bytes.load(std::memory_order_relaxed); }
+inline std::size_t chunk_cache_limit() noexcept { return detail::chunk_cache_limit_bytes.load(detail::memory_order_relaxed); }
 inline void set_chunk_cache_limit(std::size_t bytes) noexcept {
-    detail::chunk_cache_limit_bytes.store(bytes, std::memory_order_relaxed);
+    detail::chunk_cache_limit_bytes.store(bytes, detail::memory_order_relaxed);
 }
 
 /// Bytes the calling thread's cache holds.

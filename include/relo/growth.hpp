@@ -17,21 +17,24 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 #include <type_traits>
 
 #include "relo/detail/abi.hpp"
 
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
+namespace detail {
+// (std::gcd's <numeric> would cost every container's unit more than the rest of this header.)
+constexpr std::intmax_t gcd(std::intmax_t a, std::intmax_t b) noexcept { return b == 0 ? a : gcd(b, a % b); }
+}  // namespace detail
 
 /// Growth by the factor Num/Den (reduced), e.g. growth_factor<3, 2> grows by 1.5.
 template <std::intmax_t Num, std::intmax_t Den = 1>
 struct growth_factor {
     static_assert(Den > 0, "relo::growth_factor: the denominator must be positive");
     static_assert(Num > Den, "relo::growth_factor: the factor must be greater than 1");
-    static constexpr std::intmax_t num = Num / std::gcd(Num, Den);
-    static constexpr std::intmax_t den = Den / std::gcd(Num, Den);
+    static constexpr std::intmax_t num = Num / detail::gcd(Num, Den);
+    static constexpr std::intmax_t den = Den / detail::gcd(Num, Den);
     using type = growth_factor<num, den>;
 };
 

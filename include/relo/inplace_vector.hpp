@@ -34,14 +34,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <iterator>
-#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/sequence.hpp"
@@ -138,13 +137,13 @@ struct inplace_slots<T, N, false, false> {
 template <class T, std::size_t N, bool = (N == 0)>
 class inplace_members : protected in_place_constructor<T> {
 protected:
-    RELO_CONSTEXPR20 T* data_ptr() const noexcept { return const_cast<T*>(slots_.items); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* data_ptr() const noexcept { return const_cast<T*>(slots_.items); }
     /// Where the end is, written as the address of an element of the slots (i <= N): GCC then knows that
     /// an element built there is not the size, where from data_ptr() + size it does not, and stored the
     /// size on every push of an element built by placement new.
-    RELO_CONSTEXPR20 T* end_ptr() const noexcept { return const_cast<T*>(std::addressof(slots_.items[size_])); }
-    RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
-    RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* end_ptr() const noexcept { return const_cast<T*>(std::addressof(slots_.items[size_])); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
 
 private:
     // The size first: an element built by copying its bytes (a pair's defaulted copy constructor) is a
@@ -159,10 +158,10 @@ private:
 template <class T, std::size_t N>
 class inplace_members<T, N, true> : protected in_place_constructor<T> {
 protected:
-    constexpr T* data_ptr() const noexcept { return nullptr; }
-    constexpr T* end_ptr() const noexcept { return nullptr; }
-    constexpr std::size_t stored_size() const noexcept { return 0; }
-    constexpr void set_stored_size(std::size_t) noexcept {}
+    RELO_ALWAYS_INLINE constexpr T* data_ptr() const noexcept { return nullptr; }
+    RELO_ALWAYS_INLINE constexpr T* end_ptr() const noexcept { return nullptr; }
+    RELO_ALWAYS_INLINE constexpr std::size_t stored_size() const noexcept { return 0; }
+    RELO_ALWAYS_INLINE constexpr void set_stored_size(std::size_t) noexcept {}
 };
 
 /// Destroys the elements, unless that is trivial (so that the container's destructor stays trivial).
@@ -450,14 +449,14 @@ public:
 
 private:
     // The storage interface of detail::sequence_ops.
-    RELO_CONSTEXPR20 T* seq_begin() const noexcept { return this->data_ptr(); }
-    RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->end_ptr(); }
-    RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
-    RELO_CONSTEXPR20 bool seq_full() const noexcept { return this->stored_size() == N; }
-    RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
-    RELO_CONSTEXPR20 void seq_added_one() noexcept { this->set_stored_size(this->stored_size() + 1); }
-    RELO_CONSTEXPR20 void seq_removed_one() noexcept { this->set_stored_size(this->stored_size() - 1); }
-    RELO_CONSTEXPR20 constructor& seq_allocator() noexcept { return *this; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_begin() const noexcept { return this->data_ptr(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->end_ptr(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool seq_full() const noexcept { return this->stored_size() == N; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_added_one() noexcept { this->set_stored_size(this->stored_size() + 1); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_removed_one() noexcept { this->set_stored_size(this->stored_size() - 1); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 constructor& seq_allocator() noexcept { return *this; }
     static constexpr size_type seq_max_size() noexcept { return N; }
     // A fixed-capacity storage: it has no growth hooks, and every request beyond N throws std::bad_alloc
     // (P0843) before anything changes.

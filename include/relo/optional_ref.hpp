@@ -11,12 +11,12 @@
 
 #include "relo/detail/requirements.hpp"
 
-#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
 
 #include "relo/detail/errors.hpp"
+#include "relo/detail/standard_library.hpp"
 
 #include "relo/detail/abi.hpp"
 

@@ -27,18 +27,17 @@
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <new>
 #include <type_traits>
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/large_block.hpp"
 #include "relo/detail/os_memory.hpp"
@@ -94,10 +93,10 @@ struct large_block_policy : page_allocator_policy {
 /// risen; measured in docs/measurements/thresholds.md, "Warm blocks"; 0 keeps none). Applies from the next
 /// block released.
 inline std::size_t large_block_cache_limit() noexcept {
-    return detail::large_block_cache_limit_bytes.load(std::memory_order_relaxed);
+    return detail::large_block_cache_limit_bytes.load(detail::memory_order_relaxed);
 }
 inline void set_large_block_cache_limit(std::size_t bytes) noexcept {
-    detail::large_block_cache_limit_bytes.store(bytes, std::memory_order_relaxed);
+    detail::large_block_cache_limit_bytes.store(bytes, detail::memory_order_relaxed);
 }
 
 /// Committed bytes the calling thread's warm-block cache holds.

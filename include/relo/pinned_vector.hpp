@@ -52,15 +52,14 @@
 
 #include <cstddef>
 #include <initializer_list>
-#include <iterator>
 #include <limits>
-#include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "relo/commit_policy.hpp"
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/errors.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/reservation.hpp"
@@ -86,12 +85,12 @@ inline constexpr max_capacity_t max_capacity{};
 /// at most reservation_cache_limit() reservations (default 4, at most 8; 0 keeps none: every reservation
 /// is unmapped when its vector goes); policies with huge pages are never cached.
 inline std::size_t reservation_cache_limit() noexcept {
-    return detail::reservation_cache_limit_count.load(std::memory_order_relaxed);
+    return detail::reservation_cache_limit_count.load(detail::memory_order_relaxed);
 }
 inline void set_reservation_cache_limit(std::size_t reservations) noexcept {
     detail::reservation_cache_limit_count.store(
         reservations < detail::reservation_cache_slots ? reservations : detail::reservation_cache_slots,
-        std::memory_order_relaxed);
+        detail::memory_order_relaxed);
 }
 /// How many reservations the calling thread's cache holds.
 inline std::size_t reservation_cache_count() noexcept {
@@ -277,16 +276,16 @@ private:
     std::size_t used_bytes() const noexcept { return static_cast<std::size_t>(end_ - begin_) * sizeof(T); }
 
     // The storage interface of detail::sequence_ops.
-    T* seq_begin() const noexcept { return begin_; }
-    T* seq_end() const noexcept { return end_; }
-    T* seq_capacity_end() const noexcept { return capacity_end_; }
+    RELO_ALWAYS_INLINE T* seq_begin() const noexcept { return begin_; }
+    RELO_ALWAYS_INLINE T* seq_end() const noexcept { return end_; }
+    RELO_ALWAYS_INLINE T* seq_capacity_end() const noexcept { return capacity_end_; }
     /// Iterators stay valid as the vector grows: a bounded iterator's storage is the whole reservation.
-    T* seq_iterator_end() const noexcept { return begin_ + reserved_ / sizeof(T); }
-    bool seq_full() const noexcept { return end_ == capacity_end_; }
-    void seq_set_end(T* e) noexcept { end_ = e; }
-    void seq_added_one() noexcept { ++end_; }
-    void seq_removed_one() noexcept { --end_; }
-    std::allocator<T>& seq_allocator() noexcept { return allocator_; }
+    RELO_ALWAYS_INLINE T* seq_iterator_end() const noexcept { return begin_ + reserved_ / sizeof(T); }
+    RELO_ALWAYS_INLINE bool seq_full() const noexcept { return end_ == capacity_end_; }
+    RELO_ALWAYS_INLINE void seq_set_end(T* e) noexcept { end_ = e; }
+    RELO_ALWAYS_INLINE void seq_added_one() noexcept { ++end_; }
+    RELO_ALWAYS_INLINE void seq_removed_one() noexcept { --end_; }
+    RELO_ALWAYS_INLINE std::allocator<T>& seq_allocator() noexcept { return allocator_; }
     size_type seq_max_size() const noexcept {
         const size_type n = (begin_ != nullptr ? reserved_ : default_reservation) / sizeof(T);
         return n < max_elements ? n : max_elements;

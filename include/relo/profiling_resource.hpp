@@ -343,7 +343,7 @@ private:
     std::vector<std::unique_ptr<detail::profile_record>> records_;   // one per thread that used this resource
     std::unordered_map<std::uint64_t, detail::profile_record*> record_of_thread_;  // by thread serial
     std::size_t thread_records_ = 0;  // records_.size() (for the debuggers' printers)
-    detail::fork_guarded_mutex at_fork_{mutex_};  // (last: listed once the rest is made)
+    detail::fork_guarded_mutex<std::mutex> at_fork_{mutex_};  // (last: listed once the rest is made)
 };
 
 /// relo's strategies, as relo::recommend names them.

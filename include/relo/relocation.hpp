@@ -36,18 +36,14 @@
 
 #include <array>
 #include <cstring>
-#include <functional>
-#include <iterator>
-#include <memory>
 #include <optional>
-#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
-#include <vector>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 
 #include "relo/detail/abi.hpp"
 

@@ -35,15 +35,13 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <iterator>
-#include <memory>
-#include <memory_resource>
 #include <new>
 #include <type_traits>
 #include <utility>
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/heap_block.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
@@ -264,13 +262,13 @@ private:
     unsigned char* slots_address() const noexcept {
         return const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(this)) + slots_offset();
     }
-    T* inline_data() const noexcept { return reinterpret_cast<T*>(slots_address()); }
+    RELO_ALWAYS_INLINE T* inline_data() const noexcept { return reinterpret_cast<T*>(slots_address()); }
 
     /// The first element's raw address (the storage keeps the allocator's pointer type).
-    T* first() const noexcept { return detail::to_raw(storage_.begin); }
+    RELO_ALWAYS_INLINE T* first() const noexcept { return detail::to_raw(storage_.begin); }
 
-    Allocator& allocator() noexcept { return storage_.allocator(); }
-    const Allocator& allocator() const noexcept { return storage_.allocator(); }
+    RELO_ALWAYS_INLINE Allocator& allocator() noexcept { return storage_.allocator(); }
+    RELO_ALWAYS_INLINE const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
     void init(size_type inline_capacity) noexcept {
         set_inline(0, inline_capacity);
@@ -324,14 +322,14 @@ private:
     }
 
     // The storage interface of detail::sequence_ops.
-    T* seq_begin() const noexcept { return first(); }
-    T* seq_end() const noexcept { return first() + storage_.size; }
-    T* seq_capacity_end() const noexcept { return first() + storage_.capacity; }
-    bool seq_full() const noexcept { return storage_.size == storage_.capacity; }
-    void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - first()); }
-    void seq_added_one() noexcept { ++storage_.size; }
-    void seq_removed_one() noexcept { --storage_.size; }
-    Allocator& seq_allocator() noexcept { return allocator(); }
+    RELO_ALWAYS_INLINE T* seq_begin() const noexcept { return first(); }
+    RELO_ALWAYS_INLINE T* seq_end() const noexcept { return first() + storage_.size; }
+    RELO_ALWAYS_INLINE T* seq_capacity_end() const noexcept { return first() + storage_.capacity; }
+    RELO_ALWAYS_INLINE bool seq_full() const noexcept { return storage_.size == storage_.capacity; }
+    RELO_ALWAYS_INLINE void seq_set_end(T* e) noexcept { storage_.size = static_cast<size_type>(e - first()); }
+    RELO_ALWAYS_INLINE void seq_added_one() noexcept { ++storage_.size; }
+    RELO_ALWAYS_INLINE void seq_removed_one() noexcept { --storage_.size; }
+    RELO_ALWAYS_INLINE Allocator& seq_allocator() noexcept { return allocator(); }
     size_type seq_max_size() const noexcept {
         const size_type by_allocator = detail::max_elements<T>(allocator());
         return by_allocator;

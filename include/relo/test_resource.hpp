@@ -284,7 +284,7 @@ private:
     std::size_t refused_ = 0;
     std::size_t problems_ = 0;
     long long limit_ = -1;
-    detail::fork_guarded_mutex at_fork_{mutex_};  // (last: listed once the rest is made)
+    detail::fork_guarded_mutex<std::mutex> at_fork_{mutex_};  // (last: listed once the rest is made)
 };
 
 /// What relo::exception_test found.

@@ -35,15 +35,13 @@
 
 #include <cstddef>
 #include <initializer_list>
-#include <iterator>
 #include <limits>
-#include <memory>
-#include <memory_resource>
 #include <type_traits>
 #include <utility>
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/heap_block.hpp"
 #include "relo/detail/sequence.hpp"
 #include "relo/detail/uninitialized.hpp"
@@ -325,18 +323,18 @@ private:
     static constexpr std::size_t first_allocation_bytes = 24;
     static constexpr size_type min_first_capacity = sizeof(T) >= first_allocation_bytes ? 1 : first_allocation_bytes / sizeof(T);
 
-    RELO_CONSTEXPR20 Allocator& allocator() noexcept { return storage_.allocator(); }
-    RELO_CONSTEXPR20 const Allocator& allocator() const noexcept { return storage_.allocator(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 Allocator& allocator() noexcept { return storage_.allocator(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
     // The storage interface of detail::sequence_ops.
-    RELO_CONSTEXPR20 T* seq_begin() const noexcept { return detail::to_raw(storage_.begin); }
-    RELO_CONSTEXPR20 T* seq_end() const noexcept { return raw(storage_.end); }
-    RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return raw(storage_.capacity_end); }
-    RELO_CONSTEXPR20 bool seq_full() const noexcept { return storage_.end == storage_.capacity_end; }
-    RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = stored(e); }
-    RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }
-    RELO_CONSTEXPR20 void seq_removed_one() noexcept { --storage_.end; }
-    RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_begin() const noexcept { return detail::to_raw(storage_.begin); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_end() const noexcept { return raw(storage_.end); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return raw(storage_.capacity_end); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool seq_full() const noexcept { return storage_.end == storage_.capacity_end; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = stored(e); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_removed_one() noexcept { --storage_.end; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 Allocator& seq_allocator() noexcept { return allocator(); }
     RELO_CONSTEXPR20 size_type seq_max_size() const noexcept { return detail::max_elements<T>(allocator()); }
     static constexpr bool seq_fixed_capacity = false;
     static constexpr bool seq_grows_out_of_line = false;
@@ -435,7 +433,7 @@ private:
 
     /// The raw address of a stored pointer (end or capacity end may be one past the last object: they
     /// are measured from begin).
-    RELO_CONSTEXPR20 T* raw(const stored_pointer& p) const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* raw(const stored_pointer& p) const noexcept {
         if constexpr (std::is_same_v<stored_pointer, T*>) {
             return p;
         } else {
@@ -443,7 +441,7 @@ private:
         }
     }
     /// The stored pointer for a raw address inside (or one past) the block.
-    RELO_CONSTEXPR20 stored_pointer stored(T* p) const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 stored_pointer stored(T* p) const noexcept {
         return detail::from_raw_at(storage_.begin, detail::to_raw(storage_.begin), p);
     }
 

@@ -39,7 +39,6 @@
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -87,7 +86,7 @@ inline warm_memory_held warm_memory() noexcept {
     return detail::visit_warm_caches([](const detail::chunk_cache_state& chunks, const detail::warm_block_cache_state& blocks,
                                         const detail::reservation_cache_state& reservations) {
         return warm_memory_held{chunks.held, blocks.held, detail::reservation::cached_bytes(reservations),
-                                reservations.count, detail::warm_bytes_of_process.load(std::memory_order_relaxed)};
+                                reservations.count, detail::warm_bytes_of_process.load(detail::memory_order_relaxed)};
     });
 }
 
@@ -95,10 +94,10 @@ inline warm_memory_held warm_memory() noexcept {
 /// "One warm budget for the process"); 0 keeps nothing. Applies from the next give-back: lowering it gives
 /// nothing back now (trim_warm_memory() in each thread does, or trim_idle_warm_memory()).
 inline std::size_t warm_memory_limit() noexcept {
-    return detail::warm_memory_limit_bytes.load(std::memory_order_relaxed);
+    return detail::warm_memory_limit_bytes.load(detail::memory_order_relaxed);
 }
 inline void set_warm_memory_limit(std::size_t bytes) noexcept {
-    detail::warm_memory_limit_bytes.store(bytes, std::memory_order_relaxed);
+    detail::warm_memory_limit_bytes.store(bytes, detail::memory_order_relaxed);
 }
 
 /// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and
@@ -116,12 +115,12 @@ inline void trim_warm_memory() noexcept {
 /// 1 s: docs/measurements/memory_resources.md, "Idle threads"). Applies from the next look for idle caches;
 /// nanoseconds::max() turns the look off (trim_idle_warm_memory() still works).
 inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
-    return std::chrono::nanoseconds(detail::warm_memory_idle_delay_ns.load(std::memory_order_relaxed));
+    return std::chrono::nanoseconds(detail::warm_memory_idle_delay_ns.load(detail::memory_order_relaxed));
 }
 inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept {
     const std::int64_t ns = delay.count() > 0 ? static_cast<std::int64_t>(delay.count()) : 0;
-    detail::warm_memory_idle_delay_ns.store(ns, std::memory_order_relaxed);
-    detail::reclaimable_caches.next_pass_ns.store(0, std::memory_order_relaxed);  // (the next activity looks)
+    detail::warm_memory_idle_delay_ns.store(ns, detail::memory_order_relaxed);
+    detail::reclaimable_caches.next_pass_ns.store(0, detail::memory_order_relaxed);  // (the next activity looks)
 }
 
 /// Gives back, from any thread, what every thread keeps warm in caches it has not used for at least
@@ -138,7 +137,7 @@ inline std::size_t trim_idle_warm_memory(std::chrono::nanoseconds idle_for = war
 /// fence is missing or denied, the owners' visits are marked with fences of their own), but not after the
 /// fence failed once it was registered (a sandbox entered late: docs/life_in_a_process.md, "Sandboxes").
 inline bool idle_warm_memory_can_be_trimmed() noexcept {
-    return !detail::reclaimable_caches.fence_failed.load(std::memory_order_relaxed);
+    return !detail::reclaimable_caches.fence_failed.load(detail::memory_order_relaxed);
 }
 
 RELO_ABI_NAMESPACE_END

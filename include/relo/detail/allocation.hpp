@@ -11,12 +11,11 @@
 #define RELO_DETAIL_ALLOCATION_HPP
 
 #include <cstddef>
-#include <memory>
-#include <memory_resource>
 #include <type_traits>
 #include <utility>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/relocation.hpp"
 
@@ -126,7 +125,7 @@ inline constexpr bool copy_as_bytes_v = std::is_trivially_copyable_v<T> && uses_
 
 /// The raw address a (possibly fancy) pointer holds; nullptr for a null one.
 template <class Pointer>
-RELO_CONSTEXPR20 auto to_raw(const Pointer& p) noexcept {
+RELO_ALWAYS_INLINE RELO_CONSTEXPR20 auto to_raw(const Pointer& p) noexcept {
     if constexpr (std::is_pointer_v<Pointer>) {
         return p;
     } else {
@@ -201,8 +200,8 @@ class allocator_holder : private A {
 public:
     RELO_CONSTEXPR20 explicit allocator_holder(const A& a) noexcept : A(a) {}
     RELO_CONSTEXPR20 explicit allocator_holder(A&& a) noexcept : A(std::move(a)) {}
-    RELO_CONSTEXPR20 A& allocator() noexcept { return *this; }
-    RELO_CONSTEXPR20 const A& allocator() const noexcept { return *this; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 A& allocator() noexcept { return *this; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const A& allocator() const noexcept { return *this; }
 };
 
 template <class A>
@@ -210,8 +209,8 @@ class allocator_holder<A, false> {
 public:
     RELO_CONSTEXPR20 explicit allocator_holder(const A& a) noexcept : alloc_(a) {}
     RELO_CONSTEXPR20 explicit allocator_holder(A&& a) noexcept : alloc_(std::move(a)) {}
-    RELO_CONSTEXPR20 A& allocator() noexcept { return alloc_; }
-    RELO_CONSTEXPR20 const A& allocator() const noexcept { return alloc_; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 A& allocator() noexcept { return alloc_; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const A& allocator() const noexcept { return alloc_; }
 
 private:
     A alloc_;

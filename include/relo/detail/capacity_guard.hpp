@@ -15,10 +15,9 @@
 #define RELO_DETAIL_CAPACITY_GUARD_HPP
 
 #include <cstddef>
-#include <functional>
-#include <memory>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/sanitizers.hpp"
 
 #include "relo/detail/abi.hpp"
@@ -122,7 +121,7 @@ template <class Container>
 class capacity_guard {
 public:
     enum class on_close { poison, leave_open };
-    constexpr capacity_guard(Container&, std::size_t, on_close = on_close::poison) noexcept {}
+    RELO_ALWAYS_INLINE constexpr capacity_guard(Container&, std::size_t, on_close = on_close::poison) noexcept {}
 };
 #endif
 

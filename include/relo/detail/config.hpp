@@ -74,7 +74,7 @@ namespace detail {
 #endif
 #endif
 
-constexpr bool is_constant_evaluated() noexcept {
+RELO_ALWAYS_INLINE constexpr bool is_constant_evaluated() noexcept {
 #if defined(RELO_HAS_BUILTIN_IS_CONSTANT_EVALUATED)
     return __builtin_is_constant_evaluated();
 #elif defined(__cpp_lib_is_constant_evaluated)

@@ -22,9 +22,9 @@
 #include <cstdio>
 #include <new>
 #include <optional>
-#include <stdexcept>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 
 #include "relo/detail/abi.hpp"
 
@@ -89,9 +89,16 @@ private:
 
 [[noreturn]] RELO_COLD inline void throw_reservation_failure(std::size_t bytes) { throw reservation_failure(bytes); }
 [[noreturn]] RELO_COLD inline void throw_bad_array_new_length() { throw std::bad_array_new_length(); }
+#if defined(RELO_DETAIL_LIBSTDCXX_COMPONENTS)
+// libstdc++'s own throwing functions (what its containers call): <stdexcept> would bring <string>.
+[[noreturn]] RELO_COLD inline void throw_length_error(const char* what) { std::__throw_length_error(what); }
+[[noreturn]] RELO_COLD inline void throw_out_of_range(const char* what) { std::__throw_out_of_range(what); }
+[[noreturn]] RELO_COLD inline void throw_invalid_argument(const char* what) { std::__throw_invalid_argument(what); }
+#else
 [[noreturn]] RELO_COLD inline void throw_length_error(const char* what) { throw std::length_error(what); }
 [[noreturn]] RELO_COLD inline void throw_out_of_range(const char* what) { throw std::out_of_range(what); }
 [[noreturn]] RELO_COLD inline void throw_invalid_argument(const char* what) { throw std::invalid_argument(what); }
+#endif
 [[noreturn]] RELO_COLD inline void throw_bad_optional_access() { throw std::bad_optional_access(); }
 
 }  // namespace detail

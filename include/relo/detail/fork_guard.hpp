@@ -17,10 +17,9 @@
 #ifndef RELO_DETAIL_FORK_GUARD_HPP
 #define RELO_DETAIL_FORK_GUARD_HPP
 
-#include <atomic>
-#include <mutex>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/sync.hpp"
 
 #if !defined(_WIN32)
 #include <pthread.h>
@@ -32,12 +31,12 @@ namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
-/// A mutex made at its first use and never destroyed: for a lock that threads ending during or after
-/// static destruction still take (libc++ and MSVC give std::mutex a real destructor).
+/// A lock of its own for each Tag, constant-initialized and never destroyed: threads ending during or
+/// after static destruction still take it.
 template <class Tag>
-std::mutex& immortal_mutex() noexcept {
-    static std::mutex* const made = new std::mutex;
-    return *made;
+os_lock& immortal_lock() noexcept {
+    static os_lock lock;
+    return lock;
 }
 
 /// A node of the fork list: what to do with some locks around a fork.
@@ -53,16 +52,16 @@ struct fork_guard_list {
     fork_guard* first = nullptr;
     // The thread caches' registry: set without the list's lock, since a thread may list its caches while
     // it holds a resource's lock (the list's lock is taken before those: the order would climb).
-    std::atomic<fork_guard*> last{nullptr};
+    atomic<fork_guard*> last{nullptr};
     fork_guard* prepared_last = nullptr;  // what the forking thread took (another may set `last` meanwhile)
 };
 inline fork_guard_list fork_guards;
 
 #if !defined(_WIN32)
 inline void fork_prepare() noexcept {
-    immortal_mutex<fork_guard_list>().lock();
+    immortal_lock<fork_guard_list>().lock();
     for (fork_guard* g = fork_guards.first; g != nullptr; g = g->next) g->prepare(*g);
-    fork_guards.prepared_last = fork_guards.last.load(std::memory_order_acquire);
+    fork_guards.prepared_last = fork_guards.last.load(memory_order_acquire);
     if (fork_guard* g = fork_guards.prepared_last) g->prepare(*g);
 }
 inline void fork_parent() noexcept {
@@ -70,14 +69,14 @@ inline void fork_parent() noexcept {
     fork_guard* last = fork_guards.first;
     while (last != nullptr && last->next != nullptr) last = last->next;
     for (fork_guard* g = last; g != nullptr; g = g->previous) g->parent(*g);
-    immortal_mutex<fork_guard_list>().unlock();
+    immortal_lock<fork_guard_list>().unlock();
 }
 inline void fork_child() noexcept {
     if (fork_guard* g = fork_guards.prepared_last) g->child(*g);
     fork_guard* last = fork_guards.first;
     while (last != nullptr && last->next != nullptr) last = last->next;
     for (fork_guard* g = last; g != nullptr; g = g->previous) g->child(*g);
-    immortal_mutex<fork_guard_list>().unlock();  // (the forking thread, the child's only one, took it)
+    immortal_lock<fork_guard_list>().unlock();  // (the forking thread, the child's only one, took it)
 }
 #endif
 
@@ -93,7 +92,7 @@ inline void register_fork_handlers() noexcept {
 /// Lists g: from now on every fork takes and releases its locks. Called before any of them can be held.
 inline void add_fork_guard(fork_guard& g) noexcept {
     register_fork_handlers();
-    const std::lock_guard<std::mutex> hold(immortal_mutex<fork_guard_list>());
+    const os_lock_hold hold(immortal_lock<fork_guard_list>());
     g.previous = nullptr;  // (the newest first)
     g.next = fork_guards.first;
     if (g.next != nullptr) g.next->previous = &g;
@@ -103,24 +102,25 @@ inline void add_fork_guard(fork_guard& g) noexcept {
 /// Sets the node taken last, after every listed one, without the list's lock (see fork_guard_list::last).
 inline void set_last_fork_guard(fork_guard& g) noexcept {
     register_fork_handlers();
-    fork_guards.last.store(&g, std::memory_order_release);
+    fork_guards.last.store(&g, memory_order_release);
 }
 
 /// Takes g off the list (before its locks are destroyed).
 inline void remove_fork_guard(fork_guard& g) noexcept {
-    const std::lock_guard<std::mutex> hold(immortal_mutex<fork_guard_list>());
+    const os_lock_hold hold(immortal_lock<fork_guard_list>());
     (g.previous != nullptr ? g.previous->next : fork_guards.first) = g.next;
     if (g.next != nullptr) g.next->previous = g.previous;
     g.next = g.previous = nullptr;
 }
 
-/// The node of an object's own std::mutex, listed for as long as the node lives: declare it as the
+/// The node of an object's own mutex, listed for as long as the node lives: declare it as the
 /// object's last member (listed once everything else is made, taken off before anything is destroyed).
 /// The forking thread takes the mutex; it unlocks it after the fork in the parent and in the child (whose
 /// only thread it is). For a lock that calls only what exists before its object (an upstream) while held.
+template <class Mutex>
 class fork_guarded_mutex : fork_guard {
 public:
-    explicit fork_guarded_mutex(std::mutex& m) noexcept : fork_guard{&lock, &unlock, &unlock}, mutex_(m) {
+    explicit fork_guarded_mutex(Mutex& m) noexcept : fork_guard{&lock, &unlock, &unlock}, mutex_(m) {
         add_fork_guard(*this);
     }
     ~fork_guarded_mutex() { remove_fork_guard(*this); }
@@ -130,7 +130,7 @@ public:
 private:
     static void lock(fork_guard& g) noexcept { static_cast<fork_guarded_mutex&>(g).mutex_.lock(); }
     static void unlock(fork_guard& g) noexcept { static_cast<fork_guarded_mutex&>(g).mutex_.unlock(); }
-    std::mutex& mutex_;
+    Mutex& mutex_;
 };
 
 }  // namespace detail

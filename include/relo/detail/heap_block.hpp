@@ -13,12 +13,12 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <new>
 #include <type_traits>
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/uninitialized.hpp"
 

@@ -21,16 +21,12 @@
 #define RELO_DETAIL_ITERATOR_HPP
 
 #include <cstddef>
-#include <iterator>
 #include <type_traits>
 
 #include "relo/detail/config.hpp"  // (first: it defines the RELO_HAS_ macros tested next)
 
 #if RELO_HAS_THREE_WAY
 #include <compare>
-#endif
-#if defined(__cpp_lib_ranges)
-#include <ranges>
 #endif
 
 #if defined(RELO_BOUNDED_ITERATORS)
@@ -40,6 +36,7 @@
 #endif
 
 #include "relo/detail/contracts.hpp"
+#include "relo/detail/standard_library.hpp"
 
 #include "relo/detail/abi.hpp"
 
@@ -112,13 +109,13 @@ public:
     constexpr contiguous_iterator() noexcept = default;
 #if RELO_DETAIL_BOUNDED_ITERATORS
     /// At p, in the storage [first, last).
-    constexpr contiguous_iterator(T* p, T* first, T* last) noexcept : p_(p), first_(first), last_(last) {}
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator(T* p, T* first, T* last) noexcept : p_(p), first_(first), last_(last) {}
 #else
-    constexpr explicit contiguous_iterator(T* p) noexcept : p_(p) {}
+    RELO_ALWAYS_INLINE constexpr explicit contiguous_iterator(T* p) noexcept : p_(p) {}
 #endif
     /// iterator to const_iterator (not back).
     template <class U, std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>, int> = 0>
-    constexpr contiguous_iterator(const contiguous_iterator<U, Container>& other) noexcept
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator(const contiguous_iterator<U, Container>& other) noexcept
 #if RELO_DETAIL_BOUNDED_ITERATORS
         : p_(other.base()), first_(other.storage_first()), last_(other.storage_last()) {
     }
@@ -128,91 +125,91 @@ public:
 #endif
 
     /// The pointer.
-    constexpr T* base() const noexcept { return p_; }
+    RELO_ALWAYS_INLINE constexpr T* base() const noexcept { return p_; }
 
-    constexpr reference operator*() const noexcept {
+    RELO_ALWAYS_INLINE constexpr reference operator*() const noexcept {
         expects_element(p_);
         return *p_;
     }
-    constexpr pointer operator->() const noexcept { return p_; }  // (std::to_address(end()) is valid)
-    constexpr reference operator[](difference_type n) const noexcept {
+    RELO_ALWAYS_INLINE constexpr pointer operator->() const noexcept { return p_; }  // (std::to_address(end()) is valid)
+    RELO_ALWAYS_INLINE constexpr reference operator[](difference_type n) const noexcept {
         expects_element(p_ + n);
         return p_[n];
     }
 
-    constexpr contiguous_iterator& operator++() noexcept { return *this += 1; }
-    constexpr contiguous_iterator operator++(int) noexcept {
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator& operator++() noexcept { return *this += 1; }
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator operator++(int) noexcept {
         contiguous_iterator before = *this;
         *this += 1;
         return before;
     }
-    constexpr contiguous_iterator& operator--() noexcept { return *this -= 1; }
-    constexpr contiguous_iterator operator--(int) noexcept {
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator& operator--() noexcept { return *this -= 1; }
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator operator--(int) noexcept {
         contiguous_iterator before = *this;
         *this -= 1;
         return before;
     }
-    constexpr contiguous_iterator& operator+=(difference_type n) noexcept {
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator& operator+=(difference_type n) noexcept {
         expects_position(n);
         p_ += n;
         return *this;
     }
-    constexpr contiguous_iterator& operator-=(difference_type n) noexcept { return *this += -n; }
-    friend constexpr contiguous_iterator operator+(contiguous_iterator it, difference_type n) noexcept {
+    RELO_ALWAYS_INLINE constexpr contiguous_iterator& operator-=(difference_type n) noexcept { return *this += -n; }
+    friend RELO_ALWAYS_INLINE constexpr contiguous_iterator operator+(contiguous_iterator it, difference_type n) noexcept {
         return it += n;
     }
-    friend constexpr contiguous_iterator operator+(difference_type n, contiguous_iterator it) noexcept {
+    friend RELO_ALWAYS_INLINE constexpr contiguous_iterator operator+(difference_type n, contiguous_iterator it) noexcept {
         return it += n;
     }
-    friend constexpr contiguous_iterator operator-(contiguous_iterator it, difference_type n) noexcept {
+    friend RELO_ALWAYS_INLINE constexpr contiguous_iterator operator-(contiguous_iterator it, difference_type n) noexcept {
         return it -= n;
     }
 
     // Between iterators and const_iterators of one container, in any mix.
     template <class U>
-    constexpr difference_type operator-(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr difference_type operator-(const contiguous_iterator<U, Container>& other) const noexcept {
         expects_same_storage(other);
         return p_ - other.base();
     }
     template <class U>
-    constexpr bool operator==(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr bool operator==(const contiguous_iterator<U, Container>& other) const noexcept {
         expects_same_storage(other);
         return p_ == other.base();
     }
 #if RELO_HAS_THREE_WAY
     template <class U>
-    constexpr std::strong_ordering operator<=>(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr std::strong_ordering operator<=>(const contiguous_iterator<U, Container>& other) const noexcept {
         expects_same_storage(other);
         return p_ <=> other.base();
     }
 #else
     template <class U>
-    constexpr bool operator!=(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr bool operator!=(const contiguous_iterator<U, Container>& other) const noexcept {
         return !(*this == other);
     }
     template <class U>
-    constexpr bool operator<(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr bool operator<(const contiguous_iterator<U, Container>& other) const noexcept {
         expects_same_storage(other);
         return p_ < other.base();
     }
     template <class U>
-    constexpr bool operator>(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr bool operator>(const contiguous_iterator<U, Container>& other) const noexcept {
         return other < *this;
     }
     template <class U>
-    constexpr bool operator<=(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr bool operator<=(const contiguous_iterator<U, Container>& other) const noexcept {
         return !(other < *this);
     }
     template <class U>
-    constexpr bool operator>=(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr bool operator>=(const contiguous_iterator<U, Container>& other) const noexcept {
         return !(*this < other);
     }
 #endif
 
 #if RELO_DETAIL_BOUNDED_ITERATORS
     /// The storage the iterator was made for.
-    constexpr T* storage_first() const noexcept { return first_; }
-    constexpr T* storage_last() const noexcept { return last_; }
+    RELO_ALWAYS_INLINE constexpr T* storage_first() const noexcept { return first_; }
+    RELO_ALWAYS_INLINE constexpr T* storage_last() const noexcept { return last_; }
 #endif
 
 private:
@@ -222,7 +219,7 @@ private:
     T* last_ = nullptr;
 #endif
 
-    constexpr void expects_element(const T* at) const noexcept {
+    RELO_ALWAYS_INLINE constexpr void expects_element(const T* at) const noexcept {
 #if RELO_DETAIL_BOUNDED_ITERATORS
         RELO_EXPECTS_MSG(at >= first_ && at < last_,
                          "relo: iterator dereferenced at %td elements from its storage's start, outside the "
@@ -230,7 +227,7 @@ private:
 #endif
         (void)at;
     }
-    constexpr void expects_position(difference_type n) const noexcept {
+    RELO_ALWAYS_INLINE constexpr void expects_position(difference_type n) const noexcept {
 #if RELO_DETAIL_BOUNDED_ITERATORS
         RELO_EXPECTS_MSG(n >= first_ - p_ && n <= last_ - p_,
                          "relo: iterator moved by %td from %td elements into its storage, outside the storage's "
@@ -239,7 +236,7 @@ private:
         (void)n;
     }
     template <class U>
-    constexpr void expects_same_storage(const contiguous_iterator<U, Container>& other) const noexcept {
+    RELO_ALWAYS_INLINE constexpr void expects_same_storage(const contiguous_iterator<U, Container>& other) const noexcept {
 #if RELO_DETAIL_BOUNDED_ITERATORS
         RELO_EXPECTS_MSG(first_ == other.storage_first(),
                          "relo: iterators of different storage compared or subtracted (one made before the "
@@ -257,7 +254,7 @@ struct is_relo_iterator<contiguous_iterator<T, Container>> : std::true_type {};
 /// A relo iterator's pointer (so that ranges of relo containers reach the algorithms' pointer paths:
 /// memcpy, and the detection of a range inside the container itself); any other iterator as it is.
 template <class T, class Container>
-constexpr T* unwrap_iterator(contiguous_iterator<T, Container> it) noexcept {
+RELO_ALWAYS_INLINE constexpr T* unwrap_iterator(contiguous_iterator<T, Container> it) noexcept {
     return it.base();
 }
 template <class It>

@@ -32,7 +32,6 @@
 #ifndef RELO_DETAIL_LARGE_BLOCK_HPP
 #define RELO_DETAIL_LARGE_BLOCK_HPP
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -54,7 +53,7 @@ struct large_block_options {
     std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
 };
 
-inline std::atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
+inline atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
 
 /// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
 /// the thread ends, after which blocks go straight back to the system, or by another thread once it has
@@ -280,7 +279,7 @@ private:
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
-        const std::size_t limit = large_block_cache_limit_bytes.load(std::memory_order_relaxed);
+        const std::size_t limit = large_block_cache_limit_bytes.load(memory_order_relaxed);
         block_header& h = *header(base);
         if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
         // Its first pages stay warm, as many as this thread's limit and then the process's budget leave room

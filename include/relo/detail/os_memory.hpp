@@ -28,14 +28,9 @@
 #include <new>
 
 #if defined(_WIN32)
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
 #include <malloc.h>
-#include <windows.h>
+
+#include "relo/detail/sync.hpp"  // (windows.h, lean: WIN32_LEAN_AND_MEAN, NOMINMAX)
 #define RELO_OS_WINDOWS 1
 #define RELO_HAS_LINUX_VM 0
 #define RELO_HAS_MALLOC_USABLE_SIZE 1  // (_msize)

@@ -23,7 +23,6 @@
 #ifndef RELO_DETAIL_RESERVATION_HPP
 #define RELO_DETAIL_RESERVATION_HPP
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -41,7 +40,7 @@ namespace detail {
 
 /// The most reservations each thread keeps (relo::set_reservation_cache_limit: at most this many slots).
 inline constexpr std::size_t reservation_cache_slots = 8;
-inline std::atomic<std::size_t> reservation_cache_limit_count{4};
+inline atomic<std::size_t> reservation_cache_limit_count{4};
 /// The committed bytes each thread's cached reservations keep beyond their rules' retained minimums: an
 /// arena or pinned_vector per task of up to 32 MiB then faults no page again (with the 2 MiB minimum
 /// alone, arenas per task of 6-13 MiB lost their lead over std::pmr's monotonic resource:
@@ -129,7 +128,7 @@ struct reservation {
         reservation_cache_state& own = reservation_cache();
         const owner_visit visit(own);
         reservation_cache_state& c = reservation_thread_cache::visited(visit, own);
-        const std::size_t limit = reservation_cache_limit_count.load(std::memory_order_relaxed);  // (<= slots)
+        const std::size_t limit = reservation_cache_limit_count.load(memory_order_relaxed);  // (<= slots)
         if (c.closed || rule.huge_page_threshold != SIZE_MAX || limit == 0) return release(base, reserved);
         while (c.count >= limit) {  // (the oldest go)
             release(c.entries[0].base, c.entries[0].reserved);

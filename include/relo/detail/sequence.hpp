@@ -16,14 +16,9 @@
 #ifndef RELO_DETAIL_SEQUENCE_HPP
 #define RELO_DETAIL_SEQUENCE_HPP
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
-#include <iterator>
-#include <memory>
-#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -35,9 +30,6 @@
 #if RELO_HAS_CONCEPTS
 #include <concepts>
 #endif
-#if defined(__cpp_lib_ranges)
-#include <ranges>
-#endif
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/capacity_guard.hpp"
@@ -45,6 +37,7 @@
 #include "relo/detail/gdb_printers.hpp"  // (a program with a relo container carries the printers)
 #include "relo/detail/iterator.hpp"
 #include "relo/detail/sanitizers.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/detail/uninitialized.hpp"
 #include "relo/optional_ref.hpp"
 #include "relo/relocation.hpp"
@@ -88,35 +81,35 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Element access.
 
-    RELO_CONSTEXPR20 reference at(size_type i) {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reference at(size_type i) {
         if (i >= size()) throw_out_of_range("relo: index out of range in at()");
         return ptr_begin()[i];
     }
-    RELO_CONSTEXPR20 const_reference at(size_type i) const {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reference at(size_type i) const {
         if (i >= size()) throw_out_of_range("relo: index out of range in at()");
         return ptr_begin()[i];
     }
-    RELO_CONSTEXPR20 reference operator[](size_type i) noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reference operator[](size_type i) noexcept {
         expects_index(i);
         return ptr_begin()[i];
     }
-    RELO_CONSTEXPR20 const_reference operator[](size_type i) const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reference operator[](size_type i) const noexcept {
         expects_index(i);
         return ptr_begin()[i];
     }
-    RELO_CONSTEXPR20 reference front() noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reference front() noexcept {
         expects_not_empty("front");
         return *ptr_begin();
     }
-    RELO_CONSTEXPR20 const_reference front() const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reference front() const noexcept {
         expects_not_empty("front");
         return *ptr_begin();
     }
-    RELO_CONSTEXPR20 reference back() noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reference back() noexcept {
         expects_not_empty("back");
         return ptr_end()[-1];
     }
-    RELO_CONSTEXPR20 const_reference back() const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reference back() const noexcept {
         expects_not_empty("back");
         return ptr_end()[-1];
     }
@@ -126,30 +119,30 @@ public:
     // ---------------------------------------------------------------------------------------------------
     // Iterators: a pointer in a class (detail/iterator.hpp).
 
-    RELO_CONSTEXPR20 iterator begin() noexcept { return make_iterator(self().seq_begin()); }
-    RELO_CONSTEXPR20 const_iterator begin() const noexcept { return make_iterator(self().seq_begin()); }
-    RELO_CONSTEXPR20 const_iterator cbegin() const noexcept { return begin(); }
-    RELO_CONSTEXPR20 iterator end() noexcept { return make_iterator(self().seq_end()); }
-    RELO_CONSTEXPR20 const_iterator end() const noexcept { return make_iterator(self().seq_end()); }
-    RELO_CONSTEXPR20 const_iterator cend() const noexcept { return end(); }
-    RELO_CONSTEXPR20 reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
-    RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
-    RELO_CONSTEXPR20 const_reverse_iterator crbegin() const noexcept { return rbegin(); }
-    RELO_CONSTEXPR20 reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
-    RELO_CONSTEXPR20 const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
-    RELO_CONSTEXPR20 const_reverse_iterator crend() const noexcept { return rend(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator begin() noexcept { return make_iterator(self().seq_begin()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator begin() const noexcept { return make_iterator(self().seq_begin()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator cbegin() const noexcept { return begin(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator end() noexcept { return make_iterator(self().seq_end()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator end() const noexcept { return make_iterator(self().seq_end()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator cend() const noexcept { return end(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator crbegin() const noexcept { return rbegin(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator crend() const noexcept { return rend(); }
 
     // ---------------------------------------------------------------------------------------------------
     // Capacity.
 
-    [[nodiscard]] RELO_CONSTEXPR20 bool empty() const noexcept { return self().seq_begin() == self().seq_end(); }
-    RELO_CONSTEXPR20 size_type size() const noexcept {
+    [[nodiscard]] RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool empty() const noexcept { return self().seq_begin() == self().seq_end(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type size() const noexcept {
         return static_cast<size_type>(self().seq_end() - self().seq_begin());
     }
-    RELO_CONSTEXPR20 size_type capacity() const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type capacity() const noexcept {
         return static_cast<size_type>(self().seq_capacity_end() - self().seq_begin());
     }
-    RELO_CONSTEXPR20 size_type max_size() const noexcept { return self().seq_max_size(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type max_size() const noexcept { return self().seq_max_size(); }
 
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n <= capacity()) return;
@@ -482,7 +475,7 @@ protected:
     RELO_CONSTEXPR20 T* ptr_end() const noexcept { return self().seq_end(); }
 
     /// The iterator at p (with RELO_BOUNDED_ITERATORS, bounded by the storage: detail/iterator.hpp).
-    RELO_CONSTEXPR20 iterator make_iterator(T* p) const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator make_iterator(T* p) const noexcept {
 #if RELO_DETAIL_BOUNDED_ITERATORS
         return iterator(p, ptr_begin(), iterator_bound(self(), 0));
 #else
@@ -549,18 +542,18 @@ protected:
         return true;
     }
 
-    RELO_CONSTEXPR20 Derived& self() noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 Derived& self() noexcept {
         static_assert(arguments_fit());
 #if RELO_HAS_CONCEPTS
         static_assert(storage_contract_holds<Derived>());
 #endif
         return static_cast<Derived&>(*this);
     }
-    RELO_CONSTEXPR20 const Derived& self() const noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const Derived& self() const noexcept {
         static_assert(arguments_fit());
         return static_cast<const Derived&>(*this);
     }
-    RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 Alloc& alloc() noexcept { return self().seq_allocator(); }
 
     // ---- AddressSanitizer's view of the capacity: detail/capacity_guard.hpp.
     static constexpr size_type whole_capacity = capacity_guard_room::whole_capacity;
@@ -570,8 +563,8 @@ protected:
     static constexpr bool annotated() noexcept { return Derived::seq_annotated; }
 
     // ---- Hardened checks: detail/sequence_checks.hpp.
-    RELO_CONSTEXPR20 void expects_index(size_type i) const noexcept;
-    RELO_CONSTEXPR20 void expects_not_empty(const char* operation) const noexcept;
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void expects_index(size_type i) const noexcept;
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void expects_not_empty(const char* operation) const noexcept;
     std::ptrdiff_t offset_of(const T* p) const noexcept;
     template <class It, class Sent>
     RELO_CONSTEXPR20 size_type checked_length(const char* operation, const It& first, const Sent& last) const;

@@ -15,14 +15,14 @@ RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 template <class Derived, class T, class Alloc>
-RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_index(size_type i) const noexcept {
+RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_index(size_type i) const noexcept {
     RELO_EXPECTS_MSG(i < size(), "%s::operator[]: index %zu is out of range (size() %zu)", Derived::seq_name, i,
                      size());
     (void)i;
 }
 
 template <class Derived, class T, class Alloc>
-RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_not_empty(const char* operation) const noexcept {
+RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_not_empty(const char* operation) const noexcept {
     RELO_EXPECTS_MSG(!empty(), "%s::%s: the container is empty", Derived::seq_name, operation);
     (void)operation;
 }

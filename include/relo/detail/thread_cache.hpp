@@ -40,19 +40,16 @@
 #ifndef RELO_DETAIL_THREAD_CACHE_HPP
 #define RELO_DETAIL_THREAD_CACHE_HPP
 
-#include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <new>
-#include <thread>
 #include <type_traits>
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/fork_guard.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/sanitizers.hpp"
+#include "relo/detail/sync.hpp"
 
 #if !RELO_OS_WINDOWS
 #include <pthread.h>
@@ -66,12 +63,12 @@ RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 /// The bytes all threads' caches keep, and the most they may keep together (relo::set_warm_memory_limit).
-inline std::atomic<std::size_t> warm_bytes_of_process{0};
-inline std::atomic<std::size_t> warm_memory_limit_bytes{std::size_t{32} << 20};
+inline atomic<std::size_t> warm_bytes_of_process{0};
+inline atomic<std::size_t> warm_memory_limit_bytes{std::size_t{32} << 20};
 
 /// How long a thread's caches stay unused before another thread's activity gives them back
 /// (relo::set_warm_memory_idle_delay; docs/measurements/memory_resources.md, "Idle threads").
-inline std::atomic<std::int64_t> warm_memory_idle_delay_ns{std::int64_t{1000} * 1000 * 1000};
+inline atomic<std::int64_t> warm_memory_idle_delay_ns{std::int64_t{1000} * 1000 * 1000};
 
 /// The clock of idle times, read where a cache keeps a block: a coarse one, whose tick is far below the
 /// idle delay and whose read costs a fraction of CLOCK_MONOTONIC's (docs/measurements/memory_resources.md,
@@ -84,7 +81,9 @@ inline std::int64_t idle_clock_ns() noexcept {
     ::clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
     return static_cast<std::int64_t>(t.tv_sec) * 1000 * 1000 * 1000 + t.tv_nsec;
 #else
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    timespec t;
+    ::clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<std::int64_t>(t.tv_sec) * 1000 * 1000 * 1000 + t.tv_nsec;
 #endif
 }
 
@@ -112,10 +111,10 @@ inline bool idle_long_enough(std::int64_t since, std::int64_t now, std::int64_t 
 
 /// The part of a thread cache's State another thread reads to empty it while the owner stays away.
 struct reclaimable_cache {
-    std::atomic<std::size_t> visits;      // odd while the owner is inside; one more at each entry and at each exit
-    std::atomic<bool> claimed;            // another thread is emptying the cache, or deciding whether to
-    std::atomic<std::size_t> kept_visit;  // the owner's last visit that kept a block (its `visits` inside)
-    std::atomic<std::int64_t> kept_at_ns; // and when (idle_clock_ns)
+    atomic<std::size_t> visits;      // odd while the owner is inside; one more at each entry and at each exit
+    atomic<bool> claimed;            // another thread is emptying the cache, or deciding whether to
+    atomic<std::size_t> kept_visit;  // the owner's last visit that kept a block (its `visits` inside)
+    atomic<std::int64_t> kept_at_ns; // and when (idle_clock_ns)
 };
 
 /// A reclaimable cache in the registry (in its thread's part). Past `release`, the fields belong to the
@@ -149,27 +148,27 @@ void registry_fork_child(fork_guard&) noexcept;
 /// Whether owners mark their visits with fences of their own (sequentially consistent stores): until the
 /// process is registered for os::process_wide_fence(), and for good where it cannot be. Owners read it
 /// without ordering: it only ever goes from true to false, after the registration.
-inline std::atomic<bool> visit_marks_fenced{true};
+inline atomic<bool> visit_marks_fenced{true};
 
 /// Every living thread's reclaimable caches that have kept something.
 struct reclaimable_registry {
     reclaimable_entry* first = nullptr;
-    std::atomic<bool> fence_tried{false};  // the registration for os::process_wide_fence() was made or begun
-    std::atomic<bool> first_keep_seen{false};  // (the first keep looks whether the process has one thread)
-    std::atomic<const void*> holder{nullptr};  // the thread_mark of the thread holding the lock
+    atomic<bool> fence_tried{false};  // the registration for os::process_wide_fence() was made or begun
+    atomic<bool> first_keep_seen{false};  // (the first keep looks whether the process has one thread)
+    atomic<const void*> holder{nullptr};  // the thread_mark of the thread holding the lock
     bool fence_ready = false;  // (under the lock) registered: owners' marks may be plain stores
-    std::atomic<bool> fence_failed{false};  // a fence failed after the registration (a sandbox entered late)
+    atomic<bool> fence_failed{false};  // a fence failed after the registration (a sandbox entered late)
     bool fork_fenced = true;                // (the forking thread's) the prepare handler's fence held
-    std::atomic<std::int64_t> next_pass_ns{0};  // activity looks for idle caches again from then on
+    atomic<std::int64_t> next_pass_ns{0};  // activity looks for idle caches again from then on
     fork_guard at_fork{&registry_fork_prepare, &registry_fork_parent, &registry_fork_child};
 };
 inline reclaimable_registry reclaimable_caches;
 
 /// The registry's lock, taken by the fork handlers from its first use on.
-inline std::mutex& registry_lock() noexcept {
+inline os_lock& registry_lock() noexcept {
     static const bool guarded = (set_last_fork_guard(reclaimable_caches.at_fork), true);
     (void)guarded;
-    return immortal_mutex<reclaimable_registry>();
+    return immortal_lock<reclaimable_registry>();
 }
 
 /// The registry's lock, held for this object's life, unless this thread holds it already (a signal
@@ -178,19 +177,19 @@ inline std::mutex& registry_lock() noexcept {
 class registry_hold {
 public:
     explicit registry_hold(bool try_only = false) noexcept {
-        std::mutex& m = registry_lock();
-        if (reclaimable_caches.holder.load(std::memory_order_relaxed) == &thread_mark) return;
+        os_lock& m = registry_lock();
+        if (reclaimable_caches.holder.load(memory_order_relaxed) == &thread_mark) return;
         if (try_only) {
             owns_ = m.try_lock();
         } else {
             m.lock();
             owns_ = true;
         }
-        if (owns_) reclaimable_caches.holder.store(&thread_mark, std::memory_order_relaxed);
+        if (owns_) reclaimable_caches.holder.store(&thread_mark, memory_order_relaxed);
     }
     ~registry_hold() {
         if (!owns_) return;
-        reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
+        reclaimable_caches.holder.store(nullptr, memory_order_relaxed);
         registry_lock().unlock();
     }
     registry_hold(const registry_hold&) = delete;
@@ -207,23 +206,23 @@ private:
 /// milliseconds, once, on the thread that runs the pass). Never under ThreadSanitizer, which models no
 /// such fence.
 RELO_NOINLINE inline void register_process_fence(bool only_if_cheap) noexcept {
-    if (RELO_TSAN || reclaimable_caches.fence_tried.load(std::memory_order_relaxed)) return;
-    if (only_if_cheap && (reclaimable_caches.first_keep_seen.exchange(true, std::memory_order_relaxed) ||
+    if (RELO_TSAN || reclaimable_caches.fence_tried.load(memory_order_relaxed)) return;
+    if (only_if_cheap && (reclaimable_caches.first_keep_seen.exchange(true, memory_order_relaxed) ||
                           !os::single_threaded()))
         return;
-    if (reclaimable_caches.fence_tried.exchange(true, std::memory_order_relaxed)) return;
+    if (reclaimable_caches.fence_tried.exchange(true, memory_order_relaxed)) return;
     if (!os::register_process_wide_fence()) return;
     const registry_hold hold;
     if (!hold.owns()) return;  // (the marks stay fences of their own)
     reclaimable_caches.fence_ready = true;
-    visit_marks_fenced.store(false, std::memory_order_relaxed);
+    visit_marks_fenced.store(false, memory_order_relaxed);
 }
 
 /// After claiming: every owner's mark made before is seen, and every owner's visit after sees the claim
 /// (their marks are fences of their own, or the process-wide fence makes them so). False: not so.
 inline bool claims_fenced_locked() noexcept {
     if (!reclaimable_caches.fence_ready || os::process_wide_fence()) return true;
-    reclaimable_caches.fence_failed.store(true, std::memory_order_relaxed);
+    reclaimable_caches.fence_failed.store(true, memory_order_relaxed);
     return false;
 }
 
@@ -233,21 +232,21 @@ inline bool claims_fenced_locked() noexcept {
 /// one of its visits.)
 inline void registry_fork_prepare(fork_guard&) noexcept {
     registry_lock().lock();
-    reclaimable_caches.holder.store(&thread_mark, std::memory_order_relaxed);
+    reclaimable_caches.holder.store(&thread_mark, memory_order_relaxed);
     // (Not the forking thread's: other libraries' fork handlers registered before relo's run while these
     // claims hold, and may use relo on this thread.)
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
-        if (e->owner != &thread_mark) e->cache->claimed.store(true, std::memory_order_seq_cst);
+        if (e->owner != &thread_mark) e->cache->claimed.store(true, memory_order_seq_cst);
     reclaimable_caches.fork_fenced = claims_fenced_locked();
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         if (e->owner == &thread_mark) continue;
-        while (e->cache->visits.load(std::memory_order_seq_cst) % 2 != 0) std::this_thread::yield();
+        while (e->cache->visits.load(memory_order_seq_cst) % 2 != 0) yield_thread();
     }
 }
 inline void registry_fork_parent(fork_guard&) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
-        e->cache->claimed.store(false, std::memory_order_release);
-    reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
+        e->cache->claimed.store(false, memory_order_release);
+    reclaimable_caches.holder.store(nullptr, memory_order_relaxed);
     registry_lock().unlock();
 }
 /// The child's only thread is the forking one: every other thread's part is emptied (whole: its owner
@@ -256,7 +255,7 @@ inline void registry_fork_parent(fork_guard&) noexcept {
 inline void registry_fork_child(fork_guard&) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr;) {
         reclaimable_entry* const next = e->next;
-        e->cache->claimed.store(false, std::memory_order_relaxed);
+        e->cache->claimed.store(false, memory_order_relaxed);
         if (e->owner != &thread_mark) {
             (e->previous != nullptr ? e->previous->next : reclaimable_caches.first) = next;
             if (next != nullptr) next->previous = e->previous;
@@ -267,7 +266,7 @@ inline void registry_fork_child(fork_guard&) noexcept {
         }
         e = next;
     }
-    reclaimable_caches.holder.store(nullptr, std::memory_order_relaxed);
+    reclaimable_caches.holder.store(nullptr, memory_order_relaxed);
     registry_lock().unlock();
 }
 
@@ -276,8 +275,8 @@ inline void registry_fork_child(fork_guard&) noexcept {
 /// after it (its stamp is seen: the visit's exit released it); else some time since the last look: now.
 inline std::int64_t idle_since(const reclaimable_entry& e, std::size_t visits, std::int64_t now) noexcept {
     if (visits == e.seen_visits) return e.idle_since_ns;
-    if (visits == e.cache->kept_visit.load(std::memory_order_relaxed) + 1)
-        return e.cache->kept_at_ns.load(std::memory_order_relaxed);
+    if (visits == e.cache->kept_visit.load(memory_order_relaxed) + 1)
+        return e.cache->kept_at_ns.load(memory_order_relaxed);
     return now;
 }
 
@@ -290,7 +289,7 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         e->claimed = false;
         reclaimable_cache& c = *e->cache;
-        const std::size_t visits = c.visits.load(std::memory_order_seq_cst);
+        const std::size_t visits = c.visits.load(memory_order_seq_cst);
         if (visits != e->seen_visits) {
             e->idle_since_ns = idle_since(*e, visits, now);
             e->seen_visits = visits;
@@ -301,17 +300,17 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
         if (e->owner == &thread_mark) {
             // The calling thread's own: emptied inside a visit of its own (a signal handler that visits
             // it meanwhile finds it visited and leaves it alone), not claimed (it would wait for itself).
-            c.visits.store(visits + 1, std::memory_order_relaxed);
-            std::atomic_signal_fence(std::memory_order_seq_cst);
+            c.visits.store(visits + 1, memory_order_relaxed);
+            atomic_signal_fence(memory_order_seq_cst);
             given_back += e->empty(c);
-            std::atomic_signal_fence(std::memory_order_seq_cst);
-            c.visits.store(visits + 2, std::memory_order_release);
+            atomic_signal_fence(memory_order_seq_cst);
+            c.visits.store(visits + 2, memory_order_release);
             e->seen_visits = visits + 2;
             e->emptied = true;
             e->claimed = false;
             continue;
         }
-        c.claimed.store(true, std::memory_order_seq_cst);
+        c.claimed.store(true, memory_order_seq_cst);
         any = true;
     }
     if (!any) return given_back;
@@ -319,11 +318,11 @@ inline std::size_t empty_idle_caches_locked(std::int64_t idle_for) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
         if (!e->claimed) continue;
         // An owner's entry made before the claim is seen now; a visit after it sees the claim and waits.
-        if (fenced && e->cache->visits.load(std::memory_order_seq_cst) == e->seen_visits) {
+        if (fenced && e->cache->visits.load(memory_order_seq_cst) == e->seen_visits) {
             given_back += e->empty(*e->cache);
             e->emptied = true;
         }
-        e->cache->claimed.store(false, std::memory_order_release);
+        e->cache->claimed.store(false, memory_order_release);
     }
     return given_back;
 }
@@ -335,7 +334,7 @@ inline bool idle_caches_found(std::int64_t idle_for) noexcept {
     if (!hold.owns()) return false;
     const std::int64_t now = idle_clock_ns();
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next) {
-        const std::size_t visits = e->cache->visits.load(std::memory_order_seq_cst);
+        const std::size_t visits = e->cache->visits.load(memory_order_seq_cst);
         const bool emptied = visits == e->seen_visits && e->emptied;
         if (visits % 2 == 0 && !emptied && idle_long_enough(idle_since(*e, visits, now), now, idle_for)) return true;
     }
@@ -344,7 +343,7 @@ inline bool idle_caches_found(std::int64_t idle_for) noexcept {
 
 /// Before a pass that may empty caches: the registration, once some are idle (see register_process_fence).
 inline void register_process_fence_if_idle_caches(std::int64_t idle_for) noexcept {
-    if (!RELO_TSAN && !reclaimable_caches.fence_tried.load(std::memory_order_relaxed) && idle_caches_found(idle_for))
+    if (!RELO_TSAN && !reclaimable_caches.fence_tried.load(memory_order_relaxed) && idle_caches_found(idle_for))
         register_process_fence(false);
 }
 
@@ -359,12 +358,12 @@ inline std::size_t empty_idle_caches(std::int64_t idle_for) noexcept {
 /// for another pass. True if it gave something back.
 RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
     const std::int64_t now = idle_clock_ns();
-    if (now < reclaimable_caches.next_pass_ns.load(std::memory_order_relaxed)) return false;
-    const std::int64_t delay = warm_memory_idle_delay_ns.load(std::memory_order_relaxed);
+    if (now < reclaimable_caches.next_pass_ns.load(memory_order_relaxed)) return false;
+    const std::int64_t delay = warm_memory_idle_delay_ns.load(memory_order_relaxed);
     register_process_fence_if_idle_caches(delay);
     const registry_hold hold(true);
     if (!hold.owns()) return false;
-    reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), std::memory_order_relaxed);
+    reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), memory_order_relaxed);
     return empty_idle_caches_locked(delay) != 0;
 }
 
@@ -376,17 +375,17 @@ RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
 class owner_visit {
 public:
     RELO_ALWAYS_INLINE explicit owner_visit(reclaimable_cache& c) noexcept
-        : cache_(c), entered_(c.visits.load(std::memory_order_relaxed) + 1) {
+        : cache_(c), entered_(c.visits.load(memory_order_relaxed) + 1) {
         if (RELO_UNLIKELY(entered_ % 2 == 0)) return;  // (nested: the interrupted visit is still inside)
         mark_entry();
-        if (RELO_UNLIKELY(c.claimed.load(std::memory_order_seq_cst))) wait_for_claim();
+        if (RELO_UNLIKELY(c.claimed.load(memory_order_seq_cst))) wait_for_claim();
         if (RELO_LIKELY(inside())) ++open_visits;
     }
     RELO_ALWAYS_INLINE ~owner_visit() {
         if (RELO_UNLIKELY(!inside())) return;
         --open_visits;
         const std::size_t left = entered_ + 1;  // (only the owner writes `visits`)
-        cache_.visits.store(left, std::memory_order_release);
+        cache_.visits.store(left, memory_order_release);
         if (RELO_UNLIKELY(left % 512 == 0 && open_visits == 0)) empty_idle_caches_if_due();
     }
     owner_visit(const owner_visit&) = delete;
@@ -396,19 +395,19 @@ public:
     bool inside() const noexcept { return entered_ % 2 != 0; }
     /// Notes that this visit kept a block: the cache's idle time counts from now.
     void kept() const noexcept {
-        cache_.kept_visit.store(entered_, std::memory_order_relaxed);
-        cache_.kept_at_ns.store(idle_clock_ns(), std::memory_order_relaxed);
+        cache_.kept_visit.store(entered_, memory_order_relaxed);
+        cache_.kept_at_ns.store(idle_clock_ns(), memory_order_relaxed);
     }
 
 private:
     /// The entry's mark: a fence of its own, or a plain store and a compiler fence that the emptying
     /// thread's process-wide fence completes.
     RELO_ALWAYS_INLINE void mark_entry() noexcept {
-        if (RELO_LIKELY(!visit_marks_fenced.load(std::memory_order_relaxed))) {
-            cache_.visits.store(entered_, std::memory_order_relaxed);
-            std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (RELO_LIKELY(!visit_marks_fenced.load(memory_order_relaxed))) {
+            cache_.visits.store(entered_, memory_order_relaxed);
+            atomic_signal_fence(memory_order_seq_cst);
         } else {
-            cache_.visits.store(entered_, std::memory_order_seq_cst);
+            cache_.visits.store(entered_, memory_order_seq_cst);
         }
     }
     /// Out of the cache while it is claimed (the claimer sees the visits change, and a fork's handler
@@ -416,15 +415,15 @@ private:
     /// Inside another visit of the thread, it leaves and does without the cache (not inside()).
     RELO_NOINLINE void wait_for_claim() noexcept {
         do {
-            cache_.visits.store(entered_ + 1, std::memory_order_release);
+            cache_.visits.store(entered_ + 1, memory_order_release);
             if (open_visits != 0) {
                 entered_ = 0;  // (not inside: the caller uses the closed part)
                 return;
             }
-            while (cache_.claimed.load(std::memory_order_acquire)) std::this_thread::yield();
-            entered_ = cache_.visits.load(std::memory_order_relaxed) + 1;  // (a handler's visits came meanwhile)
+            while (cache_.claimed.load(memory_order_acquire)) yield_thread();
+            entered_ = cache_.visits.load(memory_order_relaxed) + 1;  // (a handler's visits came meanwhile)
             mark_entry();
-        } while (cache_.claimed.load(std::memory_order_seq_cst));
+        } while (cache_.claimed.load(memory_order_seq_cst));
     }
 
     reclaimable_cache& cache_;
@@ -433,18 +432,18 @@ private:
 /// Takes `bytes` of the process's warm budget for a block a cache is about to keep; false, nothing taken,
 /// when less is left (after giving back idle threads' caches, if a look for them is due).
 inline bool take_warm_budget(std::size_t bytes) noexcept {
-    const std::size_t limit = warm_memory_limit_bytes.load(std::memory_order_relaxed);
+    const std::size_t limit = warm_memory_limit_bytes.load(memory_order_relaxed);
     if (bytes > limit) return false;
     bool looked = false;
-    std::size_t held = warm_bytes_of_process.load(std::memory_order_relaxed);
+    std::size_t held = warm_bytes_of_process.load(memory_order_relaxed);
     for (;;) {
         if (held > limit - bytes) {
             if (looked || !empty_idle_caches_if_due()) return false;
             looked = true;
-            held = warm_bytes_of_process.load(std::memory_order_relaxed);
+            held = warm_bytes_of_process.load(memory_order_relaxed);
             continue;
         }
-        if (warm_bytes_of_process.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed)) return true;
+        if (warm_bytes_of_process.compare_exchange_weak(held, held + bytes, memory_order_relaxed)) return true;
     }
 }
 
@@ -452,16 +451,16 @@ inline bool take_warm_budget(std::size_t bytes) noexcept {
 /// before this one does; when less than `wanted` is left, idle threads' caches are given back first if a
 /// look for them is due).
 inline std::size_t warm_budget_left(std::size_t wanted) noexcept {
-    const std::size_t limit = warm_memory_limit_bytes.load(std::memory_order_relaxed);
-    std::size_t held = warm_bytes_of_process.load(std::memory_order_relaxed);
+    const std::size_t limit = warm_memory_limit_bytes.load(memory_order_relaxed);
+    std::size_t held = warm_bytes_of_process.load(memory_order_relaxed);
     if ((held >= limit || limit - held < wanted) && empty_idle_caches_if_due())
-        held = warm_bytes_of_process.load(std::memory_order_relaxed);
+        held = warm_bytes_of_process.load(memory_order_relaxed);
     return held < limit ? limit - held : 0;
 }
 
 /// Gives back the budget of `bytes` a cache no longer keeps.
 inline void return_warm_budget(std::size_t bytes) noexcept {
-    warm_bytes_of_process.fetch_sub(bytes, std::memory_order_relaxed);
+    warm_bytes_of_process.fetch_sub(bytes, memory_order_relaxed);
 }
 
 template <class State, auto Empty>
@@ -579,7 +578,7 @@ private:
     struct slots {
         DWORD part;  // TlsAlloc: the thread's part
         DWORD end;   // FlsAlloc: the same, for the callback at the thread's end
-        std::atomic<bool> usable;
+        atomic<bool> usable;
         slots() noexcept : part(::TlsAlloc()), end(::FlsAlloc(&at_thread_end)), usable(false) {
             usable.store(part != TLS_OUT_OF_INDEXES && end != FLS_OUT_OF_INDEXES);
         }
@@ -606,7 +605,7 @@ private:
     }
     RELO_NOINLINE static State& start_thread_part() noexcept {
         slots& s = thread_slots();
-        if (!s.usable.load(std::memory_order_acquire)) return ended_part().state;
+        if (!s.usable.load(memory_order_acquire)) return ended_part().state;
         auto* const part = new (std::nothrow) thread_part{};
         if (part == nullptr) return ended_part().state;
         if (!::FlsSetValue(s.end, part) || !::TlsSetValue(s.part, part)) {
@@ -630,7 +629,7 @@ private:
     static inline thread_local thread_part* current_ = nullptr;
     struct slots {
         pthread_key_t end;
-        std::atomic<bool> usable;
+        atomic<bool> usable;
         slots() noexcept : end(), usable(::pthread_key_create(&end, &at_thread_end) == 0) {}
         ~slots() {
             if (!usable.exchange(false)) return;
@@ -650,7 +649,7 @@ private:
     RELO_ALWAYS_INLINE static thread_part* current_part() noexcept { return current_; }
     RELO_NOINLINE static State& start_thread_part() noexcept {
         slots& s = thread_slots();
-        if (!s.usable.load(std::memory_order_acquire)) return ended_part().state;
+        if (!s.usable.load(memory_order_acquire)) return ended_part().state;
         auto* const part = new (std::nothrow) thread_part{};
         if (part == nullptr) return ended_part().state;
         if (::pthread_setspecific(s.end, part) != 0) {

@@ -13,16 +13,14 @@
 #ifndef RELO_DETAIL_UNINITIALIZED_HPP
 #define RELO_DETAIL_UNINITIALIZED_HPP
 
-#include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <iterator>
-#include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "relo/detail/allocation.hpp"
 #include "relo/detail/config.hpp"
+#include "relo/detail/standard_library.hpp"
 #include "relo/relocation.hpp"
 
 #include "relo/detail/abi.hpp"
@@ -32,7 +30,7 @@ RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 template <class A, class T, class... Args>
-RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
+RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
     if constexpr (sizeof...(Args) <= 1 && std::is_trivial_v<T> && uses_plain_construct_v<A, T> &&
                   (std::is_same_v<std::remove_cv_t<std::remove_reference_t<Args>>, T> && ...)) {
         // A copy or value-initialization of a trivial type, written as a plain store: the optimizer
@@ -53,7 +51,7 @@ RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
 /// Destroying a trivially destructible object is a no-op; skipping the call also keeps the object alive
 /// for constant evaluation, which lets a trivially copyable container copy its unused slots there.
 template <class A, class T>
-RELO_CONSTEXPR20 void destroy(A& a, T* p) noexcept {
+RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void destroy(A& a, T* p) noexcept {
     if constexpr (!(std::is_trivially_destructible_v<T> && uses_plain_construct_v<A, T>)) {
         std::allocator_traits<A>::destroy(a, p);
     } else {

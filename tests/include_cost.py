@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Fails when a container header starts costing its users' units what it does not use.
+
+    include_cost.py ROOT CXX [STANDARD]
+
+Each header below is preprocessed alone (CXX -std=c++STANDARD -H -E) and checked for
+- the heavy standard headers it must not reach (with libstdc++: relo takes the component headers its
+  <vector> is made of, detail/standard_library.hpp; the atomics and the lock are the compiler's and the
+  system's, detail/sync.hpp), and
+- its size: the preprocessed unit's lines of code, against <vector>'s, within the bound below.
+Both are deterministic for one compiler and library; the times they stand for are measured in
+docs/measurements/build_cost.md. With another standard library than libstdc++ only the size is checked.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# What a container's unit must not pay for (the time each costs: docs/measurements/build_cost.md).
+HEAVY = {
+    "memory", "memory_resource", "iterator", "algorithm", "functional", "ranges", "string", "stdexcept",
+    "ostream", "istream", "sstream", "ios", "streambuf", "shared_mutex", "mutex", "thread", "atomic", "chrono",
+    "numeric", "map", "set", "unordered_map", "list", "deque", "bits/unique_ptr.h", "bits/shared_ptr.h",
+    "bits/atomic_base.h", "bits/std_mutex.h", "bits/chrono.h",
+}
+
+# header -> the most lines of code its unit may have, as a multiple of <vector>'s unit
+HEADERS = {
+    "relo/vector.hpp": 2.6,
+    "relo/small_vector.hpp": 2.6,
+    "relo/inplace_vector.hpp": 2.3,
+    "relo/pinned_vector.hpp": 2.6,
+    "relo/relocation.hpp": 2.0,
+    "relo/growth.hpp": 1.0,
+    "relo/optional_ref.hpp": 2.0,
+    "relo/commit_policy.hpp": 1.0,
+}
+
+
+def preprocess(cxx, standard, include, text):
+    with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as f:
+        f.write(text)
+        name = f.name
+    try:
+        run = subprocess.run([cxx, f"-std=c++{standard}", "-I", include, "-H", "-E", "-P", name],
+                             capture_output=True, text=True)
+    finally:
+        os.unlink(name)
+    if run.returncode != 0:
+        sys.exit(f"include_cost: {cxx} failed on {text.strip()}:\n{run.stderr[-2000:]}")
+    lines = sum(1 for line in run.stdout.splitlines() if line.strip())
+    reached = set()
+    for line in run.stderr.splitlines():
+        m = re.match(r"^\.+ (.+)$", line)
+        if not m:
+            continue
+        path = m.group(1).replace("\\", "/")
+        # a standard header: .../c++/<version>/<name> (libstdc++), .../c++/v1/<name> (libc++)
+        s = re.search(r"/c\+\+/[^/]+/(.+)$", path)
+        if s:
+            reached.add(s.group(1))
+    return lines, reached
+
+
+def main():
+    root, cxx = sys.argv[1], sys.argv[2]
+    standard = sys.argv[3] if len(sys.argv) > 3 else "20"
+    include = os.path.join(root, "include")
+    base_lines, base_reached = preprocess(cxx, standard, include, "#include <vector>\n")
+    libstdcxx = any(h.startswith("bits/") for h in base_reached)
+    failures = []
+    for header, bound in HEADERS.items():
+        lines, reached = preprocess(cxx, standard, include, f"#include <{header}>\n")
+        ratio = lines / base_lines
+        heavy = sorted(h for h in reached if h in HEAVY) if libstdcxx else []
+        print(f"{header}: {lines} lines of code, {ratio:.2f}x <vector>'s (bound {bound})"
+              + (f"; heavy: {', '.join(heavy)}" if heavy else ""))
+        if heavy:
+            failures.append(f"{header} reaches {', '.join(heavy)}: include the component it needs "
+                            "(relo/detail/standard_library.hpp, relo/detail/sync.hpp) or move the use out")
+        if ratio > bound:
+            failures.append(f"{header}: {lines} lines of code, {ratio:.2f}x <vector>'s, above its bound {bound}")
+    if failures:
+        print("\n".join(["include_cost: FAILED"] + failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
