@@ -4,6 +4,7 @@
 //
 //   idioms_bench fill --type T --idiom I --growth reserved|growing|reused --n N --reps R --rounds K --impls a,...
 //   idioms_bench list
+// idioms_debug_bench is the same program built as a debug build is (-O0, no NDEBUG).
 #include "idioms_mode.hpp"
 
 namespace relo_bench {
@@ -18,7 +19,12 @@ int run_fill(const options& opt) {
 }  // namespace
 
 program this_program() {
-    return program("idioms_bench", {mode::of<idioms::implementations, idioms::element_types>("fill", run_fill)});
+#if defined(RELO_BENCH_IDIOMS_DEBUG)
+    const char* const name = "idioms_debug_bench";  // (the same, built as a debug build is: bench/CMakeLists.txt)
+#else
+    const char* const name = "idioms_bench";
+#endif
+    return program(name, {mode::of<idioms::implementations, idioms::element_types>("fill", run_fill)});
 }
 
 }  // namespace relo_bench

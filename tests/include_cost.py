@@ -63,9 +63,19 @@ def preprocess(cxx, standard, include, text):
     return lines, reached
 
 
+def standard_flag(cxx, standard):
+    """The standard's number as this compiler spells it (Clang 14 knows C++23 only as c++2b)."""
+    drafts = {"23": "2b", "26": "2c"}
+    for spelling in [standard] + ([drafts[standard]] if standard in drafts else []):
+        probe = subprocess.run([cxx, f"-std=c++{spelling}", "-x", "c++", "-E", os.devnull], capture_output=True)
+        if probe.returncode == 0:
+            return spelling
+    return standard
+
+
 def main():
     root, cxx = sys.argv[1], sys.argv[2]
-    standard = sys.argv[3] if len(sys.argv) > 3 else "20"
+    standard = standard_flag(cxx, sys.argv[3] if len(sys.argv) > 3 else "20")
     include = os.path.join(root, "include")
     base_lines, base_reached = preprocess(cxx, standard, include, "#include <vector>\n")
     libstdcxx = any(h.startswith("bits/") for h in base_reached)

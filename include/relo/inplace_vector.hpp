@@ -141,9 +141,13 @@ protected:
     /// Where the end is, written as the address of an element of the slots (i <= N): GCC then knows that
     /// an element built there is not the size, where from data_ptr() + size it does not, and stored the
     /// size on every push of an element built by placement new.
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* end_ptr() const noexcept { return const_cast<T*>(std::addressof(slots_.items[size_])); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* end_ptr() const noexcept {
+        return const_cast<T*>(std::addressof(slots_.items[size_]));
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept { size_ = static_cast<inplace_size_t<N, T>>(n); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept {
+        size_ = static_cast<inplace_size_t<N, T>>(n);
+    }
 
 private:
     // The size first: an element built by copying its bytes (a pair's defaulted copy constructor) is a
@@ -453,9 +457,15 @@ private:
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->end_ptr(); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool seq_full() const noexcept { return this->stored_size() == N; }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { this->set_stored_size(static_cast<size_type>(e - this->data_ptr())); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_added_one() noexcept { this->set_stored_size(this->stored_size() + 1); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_removed_one() noexcept { this->set_stored_size(this->stored_size() - 1); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept {
+        this->set_stored_size(static_cast<size_type>(e - this->data_ptr()));
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_added_one() noexcept {
+        this->set_stored_size(this->stored_size() + 1);
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_removed_one() noexcept {
+        this->set_stored_size(this->stored_size() - 1);
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 constructor& seq_allocator() noexcept { return *this; }
     static constexpr size_type seq_max_size() noexcept { return N; }
     // A fixed-capacity storage: it has no growth hooks, and every request beyond N throws std::bad_alloc

@@ -327,9 +327,28 @@ private:
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const Allocator& allocator() const noexcept { return storage_.allocator(); }
 
     // The storage interface of detail::sequence_ops.
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_begin() const noexcept { return detail::to_raw(storage_.begin); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_end() const noexcept { return raw(storage_.end); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return raw(storage_.capacity_end); }
+    // (With raw pointers the fields themselves: each layer left in a debug build is stack traffic.)
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_begin() const noexcept {
+        if constexpr (std::is_same_v<stored_pointer, T*>) {
+            return storage_.begin;
+        } else {
+            return detail::to_raw(storage_.begin);
+        }
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_end() const noexcept {
+        if constexpr (std::is_same_v<stored_pointer, T*>) {
+            return storage_.end;
+        } else {
+            return raw(storage_.end);
+        }
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept {
+        if constexpr (std::is_same_v<stored_pointer, T*>) {
+            return storage_.capacity_end;
+        } else {
+            return raw(storage_.capacity_end);
+        }
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool seq_full() const noexcept { return storage_.end == storage_.capacity_end; }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept { storage_.end = stored(e); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_added_one() noexcept { ++storage_.end; }

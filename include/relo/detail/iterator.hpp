@@ -131,7 +131,9 @@ public:
         expects_element(p_);
         return *p_;
     }
-    RELO_ALWAYS_INLINE constexpr pointer operator->() const noexcept { return p_; }  // (std::to_address(end()) is valid)
+    RELO_ALWAYS_INLINE constexpr pointer operator->() const noexcept {  // (std::to_address(end()) is valid)
+        return p_;
+    }
     RELO_ALWAYS_INLINE constexpr reference operator[](difference_type n) const noexcept {
         expects_element(p_ + n);
         return p_[n];

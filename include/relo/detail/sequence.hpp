@@ -89,13 +89,17 @@ public:
         if (i >= size()) throw_out_of_range("relo: index out of range in at()");
         return ptr_begin()[i];
     }
+    // (The check written here and the storage reached directly: in a debug build every layer of inline
+    // functions still copies `this` through the stack, and indexing is the loop users write most.)
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reference operator[](size_type i) noexcept {
-        expects_index(i);
-        return ptr_begin()[i];
+        RELO_EXPECTS_MSG(i < size(), "%s::operator[]: index %zu is out of range (size() %zu)", Derived::seq_name, i,
+                         size());
+        return static_cast<const Derived*>(this)->seq_begin()[i];
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reference operator[](size_type i) const noexcept {
-        expects_index(i);
-        return ptr_begin()[i];
+        RELO_EXPECTS_MSG(i < size(), "%s::operator[]: index %zu is out of range (size() %zu)", Derived::seq_name, i,
+                         size());
+        return static_cast<const Derived*>(this)->seq_begin()[i];
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reference front() noexcept {
         expects_not_empty("front");
@@ -113,31 +117,49 @@ public:
         expects_not_empty("back");
         return ptr_end()[-1];
     }
-    RELO_CONSTEXPR20 T* data() noexcept { return self().seq_begin(); }
-    RELO_CONSTEXPR20 const T* data() const noexcept { return self().seq_begin(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* data() noexcept { return static_cast<const Derived*>(this)->seq_begin(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const T* data() const noexcept {
+        return static_cast<const Derived*>(this)->seq_begin();
+    }
 
     // ---------------------------------------------------------------------------------------------------
     // Iterators: a pointer in a class (detail/iterator.hpp).
 
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator begin() noexcept { return make_iterator(self().seq_begin()); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator begin() const noexcept { return make_iterator(self().seq_begin()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator begin() noexcept {
+        return make_iterator(static_cast<const Derived*>(this)->seq_begin());
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator begin() const noexcept {
+        return make_iterator(static_cast<const Derived*>(this)->seq_begin());
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator cbegin() const noexcept { return begin(); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator end() noexcept { return make_iterator(self().seq_end()); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator end() const noexcept { return make_iterator(self().seq_end()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator end() noexcept {
+        return make_iterator(static_cast<const Derived*>(this)->seq_end());
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator end() const noexcept {
+        return make_iterator(static_cast<const Derived*>(this)->seq_end());
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_iterator cend() const noexcept { return end(); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator rbegin() const noexcept {
+        return const_reverse_iterator(end());
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator crbegin() const noexcept { return rbegin(); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator rend() const noexcept {
+        return const_reverse_iterator(begin());
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 const_reverse_iterator crend() const noexcept { return rend(); }
 
     // ---------------------------------------------------------------------------------------------------
     // Capacity.
 
-    [[nodiscard]] RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool empty() const noexcept { return self().seq_begin() == self().seq_end(); }
+    [[nodiscard]] RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool empty() const noexcept {
+        const Derived* d = static_cast<const Derived*>(this);
+        return d->seq_begin() == d->seq_end();
+    }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type size() const noexcept {
-        return static_cast<size_type>(self().seq_end() - self().seq_begin());
+        const Derived* d = static_cast<const Derived*>(this);
+        return static_cast<size_type>(d->seq_end() - d->seq_begin());
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type capacity() const noexcept {
         return static_cast<size_type>(self().seq_capacity_end() - self().seq_begin());
@@ -471,8 +493,12 @@ protected:
     static constexpr size_type npos = static_cast<size_type>(-1);
 
     /// The elements as pointers, for the algorithms here (iterators are the interface's).
-    RELO_CONSTEXPR20 T* ptr_begin() const noexcept { return self().seq_begin(); }
-    RELO_CONSTEXPR20 T* ptr_end() const noexcept { return self().seq_end(); }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* ptr_begin() const noexcept {
+        return static_cast<const Derived*>(this)->seq_begin();
+    }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* ptr_end() const noexcept {
+        return static_cast<const Derived*>(this)->seq_end();
+    }
 
     /// The iterator at p (with RELO_BOUNDED_ITERATORS, bounded by the storage: detail/iterator.hpp).
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 iterator make_iterator(T* p) const noexcept {

@@ -72,15 +72,15 @@ RELO_CONSTEXPR20 void destroy(A& a, T* first, T* last) noexcept {
 template <class A, class T>
 class construction_guard {
 public:
-    RELO_CONSTEXPR20 construction_guard(A& a, T* first) noexcept : alloc_(a), first_(first), cur_(first) {}
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 construction_guard(A& a, T* first) noexcept : alloc_(a), first_(first), cur_(first) {}
     construction_guard(const construction_guard&) = delete;
     construction_guard& operator=(const construction_guard&) = delete;
-    RELO_CONSTEXPR20 ~construction_guard() {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 ~construction_guard() {
         if (first_ != nullptr) destroy(alloc_, first_, cur_);
     }
-    RELO_CONSTEXPR20 T* current() const noexcept { return cur_; }
-    RELO_CONSTEXPR20 void advance() noexcept { ++cur_; }
-    RELO_CONSTEXPR20 T* release() noexcept {
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* current() const noexcept { return cur_; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void advance() noexcept { ++cur_; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* release() noexcept {
         first_ = nullptr;
         return cur_;
     }
@@ -94,6 +94,11 @@ private:
 /// Value-initializes n objects at dest. Returns dest + n.
 template <class A, class T>
 RELO_CONSTEXPR20 T* uninitialized_value_construct_n(A& a, T* dest, std::size_t n) {
+    if constexpr (std::is_trivial_v<T> && uses_plain_construct_v<A, T>) {
+        // One fill of copies of T() (zeros, or a member pointer's null): one call in a debug build instead
+        // of one per element, and what the optimizer makes a memset of anyway.
+        if (!is_constant_evaluated()) return std::fill_n(dest, n, T());
+    }
     construction_guard<A, T> guard(a, dest);
     for (; n != 0; --n, guard.advance()) construct(a, guard.current());
     return guard.release();
@@ -121,6 +126,9 @@ RELO_CONSTEXPR20 T* uninitialized_default_construct_n(A& a, T* dest, std::size_t
 /// Copy-constructs n copies of value at dest. Returns dest + n.
 template <class A, class T>
 RELO_CONSTEXPR20 T* uninitialized_fill_n(A& a, T* dest, std::size_t n, const T& value) {
+    if constexpr (std::is_trivial_v<T> && uses_plain_construct_v<A, T>) {
+        if (!is_constant_evaluated()) return std::fill_n(dest, n, value);  // (as above)
+    }
     construction_guard<A, T> guard(a, dest);
     for (; n != 0; --n, guard.advance()) construct(a, guard.current(), value);
     return guard.release();
