@@ -136,8 +136,9 @@ int run_compile(const options& opt) {
         if (impl == c.name) found = &c;
     if (found == nullptr) options::usage_error("unknown implementation " + impl);
     if (what != "include" && what != "unit") options::usage_error("--what include|unit");
-    char object[] = "/tmp/relo-build-cost-XXXXXX";
-    const int fd = ::mkstemp(object);
+    const char* tmp = std::getenv("TMPDIR");
+    std::string object = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/relo-build-cost-XXXXXX";
+    const int fd = ::mkstemp(object.data());
     if (fd < 0) std::abort();
     ::close(fd);
     std::vector<std::string> args = {RELO_BENCH_CXX, "-std=c++20", "-O" + std::to_string(level),
@@ -152,7 +153,7 @@ int run_compile(const options& opt) {
     args.insert(args.end(), {"-c", RELO_BENCH_UNIT_SOURCE, "-o", object});
     const double seconds = compile_seconds(args);
     const long text = text_bytes(object);
-    std::remove(object);
+    std::remove(object.c_str());
     json_line out;
     out.add("impl", impl).add("what", what).add("opt", level).add("types", what == "unit" ? types : 0L);
     out.add("time_s", seconds).add("text_bytes", text);

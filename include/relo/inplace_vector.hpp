@@ -456,6 +456,7 @@ private:
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_begin() const noexcept { return this->data_ptr(); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_end() const noexcept { return this->end_ptr(); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* seq_capacity_end() const noexcept { return this->data_ptr() + N; }
+    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type seq_size() const noexcept { return this->stored_size(); }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 bool seq_full() const noexcept { return this->stored_size() == N; }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void seq_set_end(T* e) noexcept {
         this->set_stored_size(static_cast<size_type>(e - this->data_ptr()));

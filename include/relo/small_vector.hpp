@@ -322,7 +322,14 @@ private:
     }
 
     // The storage interface of detail::sequence_ops.
-    RELO_ALWAYS_INLINE T* seq_begin() const noexcept { return first(); }
+    RELO_ALWAYS_INLINE T* seq_begin() const noexcept {
+        if constexpr (std::is_same_v<stored_pointer, T*>) {
+            return storage_.begin;  // (the field itself: each layer is stack traffic in a debug build)
+        } else {
+            return first();
+        }
+    }
+    RELO_ALWAYS_INLINE size_type seq_size() const noexcept { return storage_.size; }
     RELO_ALWAYS_INLINE T* seq_end() const noexcept { return first() + storage_.size; }
     RELO_ALWAYS_INLINE T* seq_capacity_end() const noexcept { return first() + storage_.capacity; }
     RELO_ALWAYS_INLINE bool seq_full() const noexcept { return storage_.size == storage_.capacity; }
@@ -515,7 +522,8 @@ small_vector(InputIt, InputIt, Alloc = Alloc())
                     detail::default_small_capacity<typename std::iterator_traits<InputIt>::value_type>, Alloc>;
 
 namespace pmr {
-/// relo::small_vector with a std::pmr::polymorphic_allocator.
+/// relo::small_vector with a std::pmr::polymorphic_allocator (<memory_resource> needed where it is used,
+/// as for relo::pmr::vector).
 template <class T, std::size_t N = detail::default_small_capacity<T>, class Growth = growth_2>
 using small_vector = relo::small_vector<T, N, std::pmr::polymorphic_allocator<T>, Growth>;
 }  // namespace pmr

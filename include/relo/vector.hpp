@@ -504,7 +504,8 @@ struct relocation_diagnosis<vector<T, A, G>> {
 }  // namespace detail
 
 namespace pmr {
-/// relo::vector with a std::pmr::polymorphic_allocator.
+/// relo::vector with a std::pmr::polymorphic_allocator. As std::pmr::vector, which <vector> declares, it
+/// needs <memory_resource> where it is used (this header does not include it for every unit's sake).
 template <class T, class Growth = growth_2>
 using vector = relo::vector<T, std::pmr::polymorphic_allocator<T>, Growth>;
 }  // namespace pmr

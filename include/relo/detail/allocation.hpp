@@ -84,10 +84,29 @@ template <class A, class T>
 struct has_member_construct<A, T, std::void_t<decltype(std::declval<A&>().construct(std::declval<T*>(), std::declval<T&&>()))>>
     : std::true_type {};
 
+/// Whether allocator_traits<A>::construct(a, p, args...) calls a.construct (the standard's own test; ask
+/// through constructs_in_place_v, which does not look into std::allocator's deprecated member).
+template <class Void, class A, class T, class... Args>
+struct constructs_itself : std::false_type {};
+template <class A, class T, class... Args>
+struct constructs_itself<std::void_t<decltype(std::declval<A&>().construct(std::declval<T*>(), std::declval<Args>()...))>,
+                         A, T, Args...> : std::true_type {};
+
 template <class A, class T, class = void>
 struct has_member_destroy : std::false_type {};
 template <class A, class T>
 struct has_member_destroy<A, T, std::void_t<decltype(std::declval<A&>().destroy(std::declval<T*>()))>> : std::true_type {};
+
+/// Whether constructing a T from args through A is placement new, with nothing the allocator adds:
+/// std::allocator, or an allocator without a construct member that takes them (not polymorphic_allocator,
+/// whose construct passes itself to a type that uses allocators).
+template <class A>
+struct is_std_allocator : std::false_type {};
+template <class T>
+struct is_std_allocator<std::allocator<T>> : std::true_type {};
+template <class A, class T, class... Args>
+inline constexpr bool constructs_in_place_v =
+    std::disjunction_v<is_std_allocator<A>, std::negation<constructs_itself<void, A, T, Args...>>>;
 
 template <class A>
 struct is_standard_allocator : std::false_type {};

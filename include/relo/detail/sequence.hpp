@@ -78,6 +78,13 @@ public:
     // destroy() can reach is Erasable.
     static_assert(!std::is_const_v<T> && !std::is_reference_v<T>, "relo: elements must be non-const object types");
 
+    /// Whether the storage says its size itself (the optional size_type seq_size() const noexcept). (A
+    /// member, so that it sees the storage's private members as sequence_ops, its friend, does.)
+    template <class D, class = void>
+    struct has_seq_size : std::false_type {};
+    template <class D>
+    struct has_seq_size<D, std::void_t<decltype(std::declval<const D&>().seq_size())>> : std::true_type {};
+
     // ---------------------------------------------------------------------------------------------------
     // Element access.
 
@@ -159,7 +166,11 @@ public:
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type size() const noexcept {
         const Derived* d = static_cast<const Derived*>(this);
-        return static_cast<size_type>(d->seq_end() - d->seq_begin());
+        if constexpr (has_seq_size<Derived>::value) {
+            return d->seq_size();  // (a storage that keeps its size: one layer in a debug build, not three)
+        } else {
+            return static_cast<size_type>(d->seq_end() - d->seq_begin());
+        }
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 size_type capacity() const noexcept {
         return static_cast<size_type>(self().seq_capacity_end() - self().seq_begin());

@@ -14,9 +14,9 @@
 // tags, reverse_iterator, move_iterator, distance; the algorithms of <bits/stl_algobase.h> and
 // <bits/stl_algo.h> (copy, move_backward, fill_n, equal, lexicographical_compare, rotate, remove_if,
 // transform, swap_ranges, min); std::less; the declarations of unique_ptr, shared_ptr, weak_ptr, function
-// and basic_string; std::pmr::polymorphic_allocator's declaration (which <vector>
-// owes to std::pmr::vector); in C++20 the iterator concepts and ranges::begin, end, distance, input_range
-// and range_reference_t. Anything else is included where it is used. tests/include_cost.py fails when a
+// and basic_string; std::pmr::polymorphic_allocator's declaration (which <vector> owes to std::pmr::vector:
+// relo::pmr::vector, as std::pmr::vector, needs <memory_resource> where it is used); in C++20 the
+// iterator concepts and ranges::begin, end, distance, input_range and range_reference_t. Anything else is included where it is used. tests/include_cost.py fails when a
 // container header pulls in a heavy standard header again.
 // Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_STANDARD_LIBRARY_HPP
@@ -37,8 +37,8 @@
 #endif
 
 #if defined(__GLIBCXX__) && !defined(RELO_STANDARD_HEADERS) && defined(__has_include)
-#if __has_include(<bits/stl_algo.h>) && __has_include(<bits/functexcept.h>) && \
-    (!defined(__cpp_lib_ranges) || __has_include(<bits/ranges_base.h>))
+#if __has_include(<bits/stl_algo.h>) && __has_include(<bits/functexcept.h>) && __has_include(<bits/std_function.h>) && \
+    __has_include(<bits/stringfwd.h>) && (!defined(__cpp_lib_ranges) || __has_include(<bits/ranges_base.h>))
 #define RELO_DETAIL_LIBSTDCXX_COMPONENTS 1
 #endif
 #endif
@@ -57,6 +57,8 @@
 #include <bits/stringfwd.h>     // std::basic_string
 namespace std _GLIBCXX_VISIBILITY(default) {
 _GLIBCXX_BEGIN_NAMESPACE_VERSION
+// (libstdc++'s own parameter names: GCC names a template's parameters in the debug information after its
+// first declaration, and GDB finds a unique_ptr's element type by them.)
 template <typename _Tp, typename _Dp>
 class unique_ptr;
 template <typename _Tp>

@@ -6,6 +6,8 @@
 //   T*   seq_begin() const noexcept          first element
 //   T*   seq_end() const noexcept            one past the last element
 //   T*   seq_capacity_end() const noexcept   one past the last slot of storage
+//   size_type seq_size() const noexcept       optional: the size, by a storage that keeps it (size() and the
+//                                            index check then read it in one step even in a debug build)
 //   bool seq_full() const noexcept           seq_end() == seq_capacity_end(), in the storage's own terms
 //                                            (push_back's test: a storage that keeps sizes compares them,
 //                                            which the optimizer cannot derive from the two pointers)

@@ -4,10 +4,10 @@
 // Every relo::vector's unit carries the thread caches (its default allocator keeps large blocks warm), and
 // with libstdc++ in C++20 <atomic>, <mutex>, <thread> and <chrono> together cost a unit several times what
 // <vector> costs (docs/measurements/build_cost.md). So with GCC and Clang the atomics are the __atomic
-// builtins (what libstdc++'s and libc++'s std::atomic call; ThreadSanitizer sees them alike), the lock is
-// a pthread mutex or an SRWLOCK; another compiler gets std::atomic and std::mutex.
-//   * detail::atomic<T>: load, store, exchange, compare_exchange_weak, fetch_add, fetch_sub, as std::atomic,
-//     for a trivially copyable T of 1, 2, 4 or 8 bytes; constant-initialized from a constexpr value;
+// builtins (what libstdc++'s and libc++'s std::atomic call; ThreadSanitizer sees them alike); another
+// compiler gets std::atomic. The lock is always the system's: a pthread mutex or an SRWLOCK.
+//   * detail::atomic<T>: load, store, exchange, compare_exchange_weak/strong, fetch_add, fetch_sub, as
+//     std::atomic, for an integer, bool, enumeration or pointer T; constant-initialized from a constexpr value;
 //   * detail::memory_order_relaxed ... seq_cst, atomic_thread_fence, atomic_signal_fence;
 //   * detail::os_lock: lock, try_lock, unlock; constant-initialized and never destroyed (trivially
 //     destructible), so that a thread ending during or after static destruction may still take one;
@@ -35,7 +35,6 @@
 #define RELO_DETAIL_ATOMIC_BUILTINS 1
 #else
 #include <atomic>
-#include <mutex>
 #define RELO_DETAIL_ATOMIC_BUILTINS 0
 #endif
 
@@ -64,8 +63,9 @@ inline void atomic_signal_fence(memory_order order) noexcept { __atomic_signal_f
 
 template <class T>
 class atomic {
-    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8),
-                  "relo::detail::atomic holds a trivially copyable value of 1, 2, 4 or 8 bytes");
+    static_assert((std::is_integral_v<T> || std::is_enum_v<T> || std::is_pointer_v<T>) &&
+                      (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8),
+                  "relo::detail::atomic holds an integer, bool, enumeration or pointer (what the builtins take)");
 
 public:
     constexpr atomic() noexcept : value_() {}

@@ -45,6 +45,15 @@ RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
             return;
         }
     }
+    if constexpr (constructs_in_place_v<A, T, Args&&...>) {
+        // What allocator_traits::construct does for an allocator without construct (not polymorphic_allocator,
+        // whose construct passes itself to a type that uses allocators), without its two layers: each is a
+        // call in a debug build.
+        if (!is_constant_evaluated()) {
+            ::new (static_cast<void*>(p)) T(std::forward<Args>(args)...);
+            return;
+        }
+    }
     std::allocator_traits<A>::construct(a, p, std::forward<Args>(args)...);
 }
 
@@ -53,7 +62,11 @@ RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void construct(A& a, T* p, Args&&... args) {
 template <class A, class T>
 RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void destroy(A& a, T* p) noexcept {
     if constexpr (!(std::is_trivially_destructible_v<T> && uses_plain_construct_v<A, T>)) {
-        std::allocator_traits<A>::destroy(a, p);
+        if constexpr (uses_plain_construct_v<A, T>) {
+            p->~T();  // (what allocator_traits::destroy does for these allocators, as above)
+        } else {
+            std::allocator_traits<A>::destroy(a, p);
+        }
     } else {
         (void)a, (void)p;
     }
