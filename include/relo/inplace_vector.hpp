@@ -142,7 +142,7 @@ protected:
     /// an element built there is not the size, where from data_ptr() + size it does not, and stored the
     /// size on every push of an element built by placement new.
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* end_ptr() const noexcept {
-        return const_cast<T*>(std::addressof(slots_.items[size_]));
+        return const_cast<T*>(RELO_ADDRESSOF(slots_.items[size_]));
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void set_stored_size(std::size_t n) noexcept {

@@ -107,6 +107,125 @@ inline std::size_t large_block_cache_bytes() noexcept {
 /// Gives the calling thread's cached large blocks back to the system.
 inline void trim_large_block_cache() noexcept { (void)detail::warm_block_thread_cache::trim(); }
 
+namespace detail {
+
+/// page_allocator's work on bytes, shared by every element type with the same policy, alignment and mapping
+/// threshold: what allocating, resizing and giving back cost in code is paid once per program instead of
+/// once per element type (a unit using vectors of forty types compiled to twice std::vector's code when each
+/// type had its own copy: docs/measurements/build_cost.md). Out of line: its callers are growth paths, where
+/// a call is nothing beside the allocation.
+template <class Policy, std::size_t Alignment, std::size_t Threshold>
+struct page_blocks {
+    /// A large block keeps its header (its lengths, where its mappings begin) in front of the elements.
+    static constexpr std::size_t header_bytes = Alignment > 64 ? Alignment : 64;
+    static_assert(large_block::header_size <= 64, "a large block's header fits before the elements");
+    static constexpr std::size_t usable_size_query_bytes = 256;
+
+    static constexpr large_block_options options() noexcept {
+        return {Policy::reservation_factor, Policy::huge_page_threshold};
+    }
+    static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= Threshold; }
+
+    /// A block of at least `bytes` (> 0 or 0), and the bytes it holds: a malloc block's usable size (kept
+    /// below the threshold, so that giving it back still recognises it), a large block's committed bytes.
+    /// A small block inline (a vector's first blocks: the call measured in a churn of tiny vectors), the
+    /// rest out of line.
+    RELO_ALWAYS_INLINE static allocation_result<void*> allocate(std::size_t bytes) {
+        if (bytes < usable_size_query_bytes && !is_mapped(bytes)) return {malloc_block(bytes), bytes};
+        return allocate_larger(bytes);
+    }
+    RELO_NOINLINE static allocation_result<void*> allocate_larger(std::size_t bytes) {
+        if (is_mapped(bytes)) {
+            const auto block = large_block::allocate(header_bytes, bytes, options());
+            return {block.data, block.usable_bytes};
+        }
+        void* p = malloc_block(bytes);
+        // A small chunk's slack is a few bytes, not worth the call (it was a measurable part of a
+        // small_vector's push_back workload: docs/measurements/small_vectors.md).
+        if (bytes < usable_size_query_bytes) return {p, bytes};
+        std::size_t usable = usable_bytes(p, bytes);
+        if (usable >= Threshold) usable = Threshold - 1;
+        return {p, usable > bytes ? usable : bytes};
+    }
+
+    static void deallocate(void* p, std::size_t bytes) noexcept {
+        if (is_mapped(bytes)) {
+            large_block::release(p, header_bytes, options());
+        } else {
+            free_block(p);
+        }
+    }
+
+    RELO_NOINLINE static bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+        if (is_mapped(old_bytes))
+            return is_mapped(new_bytes) && large_block::resize_in_place(p, header_bytes, old_bytes, new_bytes, options());
+        if (is_mapped(new_bytes) || new_bytes < old_bytes) return false;
+        // Below usable_size_query_bytes the slack is a few bytes, reported nowhere (allocate), and the
+        // query reads the next chunk's header: a cache miss on every growth (a measurable part of a
+        // Boost.Graph build whose edge lists grow to 8 elements: docs/measurements/applications.md).
+        if (old_bytes < usable_size_query_bytes) return false;
+        return usable_bytes(p, old_bytes) >= new_bytes;
+    }
+
+    // (Out of line whole: inlined, the small blocks' copy, whose size the compiler then bounds, became a
+    // `rep movsq`, twice as slow as memcpy's call for a growing vector of 40 ints.)
+    RELO_NOINLINE static void* reallocate(void* p, std::size_t old_bytes, std::size_t new_bytes) {
+        const bool old_mapped = is_mapped(old_bytes);
+        const bool new_mapped = is_mapped(new_bytes);
+        if (old_mapped && new_mapped) return large_block::reallocate(p, header_bytes, old_bytes, new_bytes, options());
+        if (!old_mapped && !new_mapped && Alignment <= alignof(std::max_align_t) && old_bytes >= Policy::realloc_threshold) {
+            void* q = std::realloc(p, new_bytes == 0 ? 1 : new_bytes);
+            if (q == nullptr) throw_bad_alloc();
+            return q;
+        }
+        // Small blocks, blocks crossing the malloc/large boundary, over-aligned malloc blocks:
+        // allocate, copy, free.
+        void* q = new_mapped ? allocate(new_bytes).ptr : malloc_block(new_bytes);
+        std::memcpy(q, p, old_bytes < new_bytes ? old_bytes : new_bytes);
+        deallocate(p, old_bytes);
+        return q;
+    }
+
+    static void* malloc_block(std::size_t bytes) {
+        void* p;
+        if constexpr (Alignment > alignof(std::max_align_t)) {
+            p = os::aligned_malloc(bytes, Alignment);
+        } else {
+            p = std::malloc(bytes == 0 ? 1 : bytes);
+        }
+        if (p == nullptr) throw_bad_alloc();
+        return p;
+    }
+    static void free_block(void* p) noexcept {
+        if constexpr (Alignment > alignof(std::max_align_t)) {
+            os::aligned_free(p);
+        } else {
+            std::free(p);
+        }
+    }
+    static std::size_t usable_bytes(void* p, std::size_t requested) noexcept {
+        if constexpr (Alignment > alignof(std::max_align_t)) {
+            return os::aligned_usable_bytes(p, requested, Alignment);
+        } else {
+            return os::malloc_usable_bytes(p, requested);
+        }
+    }
+};
+
+/// page_allocator<T, Policy>::mapping_threshold().
+template <class T, class Policy>
+constexpr std::size_t mapping_threshold_of() noexcept {
+    if constexpr (alignof(T) > 4096) {
+        return std::numeric_limits<std::size_t>::max();  // a page cannot promise the alignment
+    } else if constexpr (is_trivially_relocatable_v<T>) {
+        return Policy::relocatable_mapping_threshold;
+    } else {
+        return Policy::other_mapping_threshold;
+    }
+}
+
+}  // namespace detail
+
 template <class T, class Policy = page_allocator_policy>
 class page_allocator {
 public:
@@ -132,15 +251,7 @@ public:
     constexpr page_allocator(const std::allocator<U>&) noexcept {}
 
     /// Blocks of at least this many bytes are large blocks (reserved mappings); smaller ones come from malloc.
-    static constexpr std::size_t mapping_threshold() noexcept {
-        if constexpr (alignof(T) > 4096) {
-            return std::numeric_limits<std::size_t>::max();  // a page cannot promise the alignment
-        } else if constexpr (is_trivially_relocatable_v<T>) {
-            return Policy::relocatable_mapping_threshold;
-        } else {
-            return Policy::other_mapping_threshold;
-        }
-    }
+    static constexpr std::size_t mapping_threshold() noexcept { return detail::mapping_threshold_of<T, Policy>(); }
 
     static constexpr size_type max_size() noexcept {
         return static_cast<size_type>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T);
@@ -154,13 +265,9 @@ public:
     [[nodiscard]] RELO_CONSTEXPR20 allocation_result<T*> allocate_at_least(size_type n) {
         if (detail::is_constant_evaluated()) return {std::allocator<T>{}.allocate(n), n};
         if (n > max_size()) detail::throw_bad_array_new_length();
-        const std::size_t bytes = n * sizeof(T);
-        if (is_mapped(bytes)) {
-            const auto block = detail::large_block::allocate(header_bytes, bytes, options());
-            return {static_cast<T*>(block.data), block.usable_bytes / sizeof(T)};
-        }
-        T* p = static_cast<T*>(malloc_block(bytes));
-        return {p, usable_count(p, n)};
+        const auto block = blocks_of<T>::allocate(n * sizeof(T));
+        const std::size_t count = block.count / sizeof(T);
+        return {static_cast<T*>(block.ptr), count > n ? count : n};
     }
 
     RELO_CONSTEXPR20 void deallocate(T* p, size_type n) noexcept {
@@ -168,12 +275,7 @@ public:
             std::allocator<T>{}.deallocate(p, n);
             return;
         }
-        const std::size_t bytes = n * sizeof(T);
-        if (is_mapped(bytes)) {
-            detail::large_block::release(p, header_bytes, options());
-        } else {
-            free_block(p);
-        }
+        blocks_of<T>::deallocate(p, n * sizeof(T));
     }
 
     /// Resizes the block at p (holding old_n objects) in place to hold new_n objects; never moves it.
@@ -182,16 +284,7 @@ public:
     /// changes nothing otherwise.
     bool try_expand(T* p, size_type old_n, size_type new_n) noexcept {
         if (new_n > max_size()) return false;
-        const std::size_t old_bytes = old_n * sizeof(T);
-        const std::size_t new_bytes = new_n * sizeof(T);
-        if (is_mapped(old_bytes))
-            return is_mapped(new_bytes) && detail::large_block::resize_in_place(p, header_bytes, old_bytes, new_bytes, options());
-        if (is_mapped(new_bytes) || new_n < old_n) return false;
-        // Below usable_size_query_bytes the slack is a few bytes, reported nowhere (usable_count), and the
-        // query reads the next chunk's header: a cache miss on every growth (a measurable part of a
-        // Boost.Graph build whose edge lists grow to 8 elements: docs/measurements/applications.md).
-        if (old_bytes < usable_size_query_bytes) return false;
-        return usable_bytes(p, old_bytes) >= new_bytes;
+        return blocks_of<T>::try_expand(p, old_n * sizeof(T), new_n * sizeof(T));
     }
 
     /// Resizes the block at p (holding old_n objects) to hold new_n objects, moving its bytes (not
@@ -199,24 +292,7 @@ public:
     /// Only for trivially relocatable contents. Throws std::bad_alloc; then p is untouched.
     [[nodiscard]] T* reallocate(T* p, size_type old_n, size_type new_n) {
         if (new_n > max_size()) detail::throw_bad_array_new_length();
-        const std::size_t old_bytes = old_n * sizeof(T);
-        const std::size_t new_bytes = new_n * sizeof(T);
-        const bool old_mapped = is_mapped(old_bytes);
-        const bool new_mapped = is_mapped(new_bytes);
-        if (old_mapped && new_mapped)
-            return static_cast<T*>(detail::large_block::reallocate(p, header_bytes, old_bytes, new_bytes, options()));
-        if (!old_mapped && !new_mapped && alignof(T) <= alignof(std::max_align_t) &&
-            old_bytes >= Policy::realloc_threshold) {
-            void* q = std::realloc(static_cast<void*>(p), new_bytes == 0 ? 1 : new_bytes);
-            if (q == nullptr) detail::throw_bad_alloc();
-            return static_cast<T*>(q);
-        }
-        // Small blocks, blocks crossing the malloc/large boundary, over-aligned malloc blocks:
-        // allocate, copy, free.
-        T* q = new_mapped ? allocate_at_least(new_n).ptr : static_cast<T*>(malloc_block(new_bytes));
-        std::memcpy(static_cast<void*>(q), static_cast<const void*>(p), old_bytes < new_bytes ? old_bytes : new_bytes);
-        deallocate(p, old_n);
-        return q;
+        return static_cast<T*>(blocks_of<T>::reallocate(p, old_n * sizeof(T), new_n * sizeof(T)));
     }
 
     template <class U>
@@ -229,56 +305,9 @@ public:
     }
 
 private:
-    static constexpr std::size_t usable_size_query_bytes = 256;
-
-    // A large block keeps its header (its lengths, where its mappings begin) in front of the elements.
-    static constexpr std::size_t header_bytes = alignof(T) > 64 ? alignof(T) : 64;
-    static_assert(detail::large_block::header_size <= 64, "a large block's header fits before the elements");
-
-    static constexpr detail::large_block_options options() noexcept {
-        return {Policy::reservation_factor, Policy::huge_page_threshold};
-    }
-
-    static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= mapping_threshold(); }
-
-    static void* malloc_block(std::size_t bytes) {
-        void* p;
-        if constexpr (alignof(T) > alignof(std::max_align_t)) {
-            p = detail::os::aligned_malloc(bytes, alignof(T));
-        } else {
-            p = std::malloc(bytes == 0 ? 1 : bytes);
-        }
-        if (p == nullptr) detail::throw_bad_alloc();
-        return p;
-    }
-
-    static void free_block(void* p) noexcept {
-        if constexpr (alignof(T) > alignof(std::max_align_t)) {
-            detail::os::aligned_free(p);
-        } else {
-            std::free(p);
-        }
-    }
-
-    static std::size_t usable_bytes(T* p, std::size_t requested) noexcept {
-        if constexpr (alignof(T) > alignof(std::max_align_t)) {
-            return detail::os::aligned_usable_bytes(p, requested, alignof(T));
-        } else {
-            return detail::os::malloc_usable_bytes(p, requested);
-        }
-    }
-
-    // The count to report for a malloc block of n objects: its usable size, but kept below the mapping
-    // threshold so that deallocate(p, count) still recognises it as a malloc block.
-    static std::size_t usable_count(T* p, std::size_t n) noexcept {
-        // A small chunk's slack is a few bytes, not worth the call (it was a measurable part of a
-        // small_vector's push_back workload: docs/measurements/small_vectors.md).
-        if (n * sizeof(T) < usable_size_query_bytes) return n;
-        std::size_t usable = usable_bytes(p, n * sizeof(T));
-        if (usable >= mapping_threshold()) usable = mapping_threshold() - 1;
-        const std::size_t count = usable / sizeof(T);
-        return count > n ? count : n;
-    }
+    // (A template, so that page_allocator<T> names an incomplete T until a member is used.)
+    template <class U>
+    using blocks_of = detail::page_blocks<Policy, alignof(U), detail::mapping_threshold_of<U, Policy>()>;
 };
 
 /// The allocator relo's containers use unless told otherwise.

@@ -59,6 +59,16 @@
 #define RELO_ALWAYS_INLINE
 #endif
 
+// std::addressof without its call in a debug build (on a push's path).
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_addressof)
+#define RELO_ADDRESSOF(x) __builtin_addressof(x)
+#endif
+#endif
+#ifndef RELO_ADDRESSOF
+#define RELO_ADDRESSOF(x) std::addressof(x)
+#endif
+
 #include "relo/detail/abi.hpp"
 
 namespace relo {
