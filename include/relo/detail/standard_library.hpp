@@ -4,10 +4,11 @@
 // The public headers that declare them declare much more: with libstdc++ in C++20, <memory> brings
 // <ostream> and the shared pointers, <iterator> the stream iterators, <stdexcept> <string>, <ranges> every
 // view, <memory_resource> <shared_mutex>; together they cost a unit several times what <vector> costs
-// (docs/measurements/build_cost.md). So with libstdc++ this header includes the component headers its own
-// <vector> is made of, and the standard exceptions are thrown through libstdc++'s out-of-line throwing
-// functions (detail/errors.hpp); with another standard library, or with RELO_STANDARD_HEADERS defined (the
-// tests build that way too, so that this list stays complete), it includes the public headers.
+// (docs/measurements/build_cost.md). So with libstdc++ this header includes <vector> and five of
+// libstdc++'s internal component headers, and the standard exceptions are thrown through libstdc++'s
+// out-of-line throwing functions (detail/errors.hpp); with another standard library, or with
+// RELO_STANDARD_HEADERS defined (one test configuration builds that way, so that the list of public headers
+// below stays complete; docs/installing.md says when a user needs it), it includes the public headers.
 //
 // What a container header may use from here: std::vector and std::allocator; allocator_traits,
 // pointer_traits, to_address, addressof, construct_at, destroy_at, destroy; iterator_traits, the iterator
