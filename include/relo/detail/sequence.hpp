@@ -600,7 +600,6 @@ protected:
     static constexpr bool annotated() noexcept { return Derived::seq_annotated; }
 
     // ---- Hardened checks: detail/sequence_checks.hpp.
-    RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void expects_index(size_type i) const noexcept;
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void expects_not_empty(const char* operation) const noexcept;
     std::ptrdiff_t offset_of(const T* p) const noexcept;
     template <class It, class Sent>

@@ -1,6 +1,7 @@
-// relo/detail/sequence_checks.hpp — the hardened mode's checks of sequence_ops' arguments: indices,
-// positions, ranges and a non-empty container, each with a message that names the container and the
-// operation (RELO_EXPECTS_MSG, detail/contracts.hpp); nothing at all when checks are off.
+// relo/detail/sequence_checks.hpp — the hardened mode's checks of sequence_ops' arguments: positions,
+// ranges and a non-empty container, each with a message that names the container and the operation
+// (RELO_EXPECTS_MSG, detail/contracts.hpp); nothing at all when checks are off. (operator[]'s index check
+// is written in operator[] itself: one layer less in a debug build's indexing loop.)
 // Part of detail/sequence.hpp, which includes this file at its end (never included alone: it defines
 // members of the class declared there).
 // Layer 3, the container engine (docs/design.md, "Layers").
@@ -13,13 +14,6 @@
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
-
-template <class Derived, class T, class Alloc>
-RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_index(size_type i) const noexcept {
-    RELO_EXPECTS_MSG(i < size(), "%s::operator[]: index %zu is out of range (size() %zu)", Derived::seq_name, i,
-                     size());
-    (void)i;
-}
 
 template <class Derived, class T, class Alloc>
 RELO_ALWAYS_INLINE RELO_CONSTEXPR20 void sequence_ops<Derived, T, Alloc>::expects_not_empty(const char* operation) const noexcept {
