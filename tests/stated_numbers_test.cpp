@@ -70,5 +70,10 @@ TEST(StatedNumbers, WarmMemoryBounds) {
     EXPECT_EQ(relo::detail::reservation_cache_committed_budget, 32 * mib);
 }
 
+// docs/settings.md and relo/warm_memory.hpp: the warm budget's defaults, as the build states them (the
+// tests settings_* read them in a process of their own, with and without the environment's).
+static_assert(RELO_DEFAULT_WARM_MEMORY_LIMIT == 32 * mib);
+static_assert(RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS == 1000);
+
 }  // namespace
 }  // namespace relo_test

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -77,6 +78,26 @@ TEST_F(WarmMemory, TheDefaultBoundsSumTo112MiB) {
     EXPECT_EQ(relo::large_block_cache_limit(), 64 * mib);
     EXPECT_EQ(reservations, 40 * mib);
     EXPECT_EQ(relo::chunk_cache_limit() + relo::large_block_cache_limit() + reservations, 112 * mib);
+}
+
+// The environment's settings (docs/settings.md; tests/life/settings_program.cpp runs them in a process):
+// digits and one binary suffix, nothing else.
+TEST(WarmMemorySettings, ASettingIsDigitsAndOneBinarySuffix) {
+    const auto read = [](const char* text) {
+        std::uint64_t value = 7;
+        return relo::detail::parse_setting(text, value) ? value : std::uint64_t{7777};
+    };
+    EXPECT_EQ(read("0"), 0u);
+    EXPECT_EQ(read("123"), 123u);
+    EXPECT_EQ(read("4k"), 4u << 10);
+    EXPECT_EQ(read("4K"), 4u << 10);
+    EXPECT_EQ(read("32M"), 32u * mib);
+    EXPECT_EQ(read("2g"), std::uint64_t{2} << 30);
+    EXPECT_EQ(read("18446744073709551615"), ~std::uint64_t{0});
+    for (const char* bad : {"", "k", "-1", "+1", " 1", "1 ", "1.5", "4MB", "4T", "0x10", "18446744073709551616",
+                            "17179869184G", "99999999999999999999"})
+        EXPECT_EQ(read(bad), 7777u) << '"' << bad << '"';
+    EXPECT_EQ(read("17179869183G"), std::uint64_t{17179869183} << 30);
 }
 
 TEST_F(WarmMemory, AnArenaLeavesItsReservationToTheNextArenaOfItsSize) {

@@ -29,7 +29,8 @@
 // a thread the budget refuses), or at once by trim_idle_warm_memory(). Each bound was
 // measured where it is set; the policy, its cost and its measurements are docs/measurements/memory_resources.md,
 // "Warm memory". Each bound is set process-wide (0 turns that cache off, or all of them for the budget) and
-// applies from the next give-back; trim_warm_memory() gives the calling thread's caches back now,
+// applies from the next give-back; a host program sets the budget and the idle delay in its environment
+// (RELO_WARM_MEMORY_LIMIT=0 turns every cache off) and a build their defaults in macros (docs/settings.md); trim_warm_memory() gives the calling thread's caches back now,
 // warm_memory() says what they hold and what the process's hold. Memory of a user's own upstream resource
 // is never cached: it keeps its own policy.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -91,13 +92,14 @@ inline warm_memory_held warm_memory() noexcept {
 }
 
 /// The most all threads' caches keep together, in bytes (default 32 MiB: docs/measurements/memory_resources.md,
-/// "One warm budget for the process"); 0 keeps nothing. Applies from the next give-back: lowering it gives
+/// "One warm budget for the process"; the environment's RELO_WARM_MEMORY_LIMIT or the build's
+/// RELO_DEFAULT_WARM_MEMORY_LIMIT, read at the first use unless a set_ came first: docs/settings.md); 0 keeps
+/// nothing. Applies from the next give-back: lowering it gives
 /// nothing back now (trim_warm_memory() in each thread does, or trim_idle_warm_memory()).
-inline std::size_t warm_memory_limit() noexcept {
-    return detail::warm_memory_limit_bytes.load(detail::memory_order_relaxed);
-}
+inline std::size_t warm_memory_limit() noexcept { return detail::warm_memory_limit_setting(); }
 inline void set_warm_memory_limit(std::size_t bytes) noexcept {
-    detail::warm_memory_limit_bytes.store(bytes, detail::memory_order_relaxed);
+    detail::warm_memory_limit_bytes.store(bytes < detail::unread_limit ? bytes : detail::unread_limit - 1,
+                                          detail::memory_order_relaxed);
 }
 
 /// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and
@@ -112,10 +114,12 @@ inline void trim_warm_memory() noexcept {
 }
 
 /// How long a thread's caches stay unused before the activity of other threads gives them back (default
-/// 1 s: docs/measurements/memory_resources.md, "Idle threads"). Applies from the next look for idle caches;
-/// nanoseconds::max() turns the look off (trim_idle_warm_memory() still works).
+/// 1 s: docs/measurements/memory_resources.md, "Idle threads"; the environment's
+/// RELO_WARM_MEMORY_IDLE_DELAY_MS or the build's RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS, as for the
+/// limit). Applies from the next look for idle caches; nanoseconds::max() turns the look off
+/// (trim_idle_warm_memory() still works).
 inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
-    return std::chrono::nanoseconds(detail::warm_memory_idle_delay_ns.load(detail::memory_order_relaxed));
+    return std::chrono::nanoseconds(detail::warm_memory_idle_delay_setting());
 }
 inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept {
     const std::int64_t ns = delay.count() > 0 ? static_cast<std::int64_t>(delay.count()) : 0;

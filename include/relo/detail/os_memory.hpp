@@ -362,6 +362,15 @@ inline bool single_threaded() noexcept {
 #endif
 }
 
+/// The value of an environment variable, or nullptr when it is unset (read by relo once per setting, at
+/// its first use: docs/settings.md).
+inline const char* environment_variable(const char* name) noexcept {
+#if defined(_MSC_VER)
+#pragma warning(suppress : 4996)  // (getenv: read once, before any thread of relo's could write it)
+#endif
+    return std::getenv(name);
+}
+
 /// Registers the process for process_wide_fence() (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_
 /// EXPEDITED)); false where the system has no such fence: another POSIX system, Windows (whose
 /// FlushProcessWriteBuffers is not used), a kernel older than 4.14, a sandbox that denies the call, or
@@ -371,7 +380,7 @@ inline bool single_threaded() noexcept {
 /// once, off the hot paths (detail/thread_cache.hpp). Linux registers a process's child at fork too.
 inline bool register_process_wide_fence() noexcept {
 #if RELO_HAS_LINUX_VM && defined(SYS_membarrier) && !defined(RELO_NO_MEMBARRIER)
-    const char* const setting = std::getenv("RELO_MEMBARRIER");
+    const char* const setting = environment_variable("RELO_MEMBARRIER");
     if (setting != nullptr && setting[0] == '0') return false;
     const long supported = ::syscall(SYS_membarrier, membarrier_query, 0, 0);
     return supported > 0 && (supported & membarrier_private_expedited) != 0 &&

@@ -42,10 +42,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <new>
 #include <type_traits>
 
 #include "relo/detail/config.hpp"
+#include "relo/detail/contracts.hpp"
 #include "relo/detail/fork_guard.hpp"
 #include "relo/detail/os_memory.hpp"
 #include "relo/detail/sanitizers.hpp"
@@ -56,19 +58,105 @@
 #include <time.h>
 #endif
 
+// The build's defaults of the warm budget's settings (docs/settings.md, which says why each is what it is):
+// -DRELO_DEFAULT_WARM_MEMORY_LIMIT=<bytes> (0: no cache keeps anything) and
+// -DRELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS=<milliseconds>, the same in every unit of a program. The
+// environment's RELO_WARM_MEMORY_LIMIT and RELO_WARM_MEMORY_IDLE_DELAY_MS win over them.
+#ifndef RELO_DEFAULT_WARM_MEMORY_LIMIT
+#define RELO_DEFAULT_WARM_MEMORY_LIMIT (std::uint64_t{32} << 20)
+#endif
+#ifndef RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS
+#define RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS 1000
+#endif
+
 #include "relo/detail/abi.hpp"
 
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
-/// The bytes all threads' caches keep, and the most they may keep together (relo::set_warm_memory_limit).
+/// The bytes all threads' caches keep together.
 inline atomic<std::size_t> warm_bytes_of_process{0};
-inline atomic<std::size_t> warm_memory_limit_bytes{std::size_t{32} << 20};
 
-/// How long a thread's caches stay unused before another thread's activity gives them back
-/// (relo::set_warm_memory_idle_delay; docs/measurements/memory_resources.md, "Idle threads").
-inline atomic<std::int64_t> warm_memory_idle_delay_ns{std::int64_t{1000} * 1000 * 1000};
+// The warm budget's two settings (docs/settings.md): the most all threads' caches keep together
+// (relo::set_warm_memory_limit) and how long a thread's caches stay unused before another thread's
+// activity gives them back (relo::set_warm_memory_idle_delay). Each starts unread: its first use reads
+// the environment a host program gives (RELO_WARM_MEMORY_LIMIT, RELO_WARM_MEMORY_IDLE_DELAY_MS), else
+// takes the build's default; a setter called before that first use wins over both.
+inline constexpr std::size_t unread_limit = ~std::size_t{0};
+inline constexpr std::int64_t unread_delay = -1;
+inline atomic<std::size_t> warm_memory_limit_bytes{unread_limit};
+inline atomic<std::int64_t> warm_memory_idle_delay_ns{unread_delay};
+
+/// The value of a setting given as a decimal count with an optional binary suffix (K, M or G, any case):
+/// false, `value` untouched, for anything else (empty, a sign, spaces, other letters, overflow).
+inline bool parse_setting(const char* text, std::uint64_t& value) noexcept {
+    std::uint64_t n = 0;
+    const char* p = text;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        const std::uint64_t digit = static_cast<std::uint64_t>(*p - '0');
+        if (n > (~std::uint64_t{0} - digit) / 10) return false;
+        n = n * 10 + digit;
+    }
+    if (p == text) return false;
+    unsigned shift = 0;
+    switch (*p) {
+        case 'K': case 'k': shift = 10; break;
+        case 'M': case 'm': shift = 20; break;
+        case 'G': case 'g': shift = 30; break;
+        case '\0': break;
+        default: return false;
+    }
+    if (shift != 0 && (*++p != '\0' || n > (~std::uint64_t{0} >> shift))) return false;
+    value = n << shift;
+    return true;
+}
+
+/// A setting from the environment: its value, or `otherwise` when the variable is unset; when it is set to
+/// something else than parse_setting reads, one line on stderr and `otherwise`.
+inline std::uint64_t environment_setting(const char* name, std::uint64_t otherwise) noexcept {
+    const char* const text = os::environment_variable(name);
+    std::uint64_t value = otherwise;
+    if (text != nullptr && !parse_setting(text, value))
+        print_to(stderr, "relo: %s=\"%s\" is not a number (digits, then K, M or G or nothing): ignored\n", name, text);
+    return value;
+}
+
+/// Reads the settings not read yet (from the environment, else the build's defaults; docs/settings.md).
+/// Threads that race here read the same environment; a setter's value is never replaced.
+RELO_NOINLINE inline void read_warm_memory_settings() noexcept {
+    if (warm_memory_limit_bytes.load(memory_order_relaxed) == unread_limit) {
+        std::uint64_t bytes = environment_setting("RELO_WARM_MEMORY_LIMIT", RELO_DEFAULT_WARM_MEMORY_LIMIT);
+        if (bytes >= unread_limit) bytes = unread_limit - 1;
+        std::size_t expected = unread_limit;
+        warm_memory_limit_bytes.compare_exchange_strong(expected, static_cast<std::size_t>(bytes), memory_order_relaxed);
+    }
+    if (warm_memory_idle_delay_ns.load(memory_order_relaxed) == unread_delay) {
+        const std::uint64_t ms = environment_setting("RELO_WARM_MEMORY_IDLE_DELAY_MS",
+                                                     RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS);
+        const std::int64_t most = INT64_MAX / (1000 * 1000);  // (more is "never", as nanoseconds::max())
+        std::int64_t expected = unread_delay;
+        warm_memory_idle_delay_ns.compare_exchange_strong(
+            expected, ms >= static_cast<std::uint64_t>(most) ? INT64_MAX : static_cast<std::int64_t>(ms) * 1000 * 1000,
+            memory_order_relaxed);
+    }
+}
+
+/// The warm budget, in bytes (relo::warm_memory_limit).
+inline std::size_t warm_memory_limit_setting() noexcept {
+    const std::size_t bytes = warm_memory_limit_bytes.load(memory_order_relaxed);
+    if (RELO_LIKELY(bytes != unread_limit)) return bytes;
+    read_warm_memory_settings();
+    return warm_memory_limit_bytes.load(memory_order_relaxed);
+}
+
+/// The idle delay, in nanoseconds (relo::warm_memory_idle_delay).
+inline std::int64_t warm_memory_idle_delay_setting() noexcept {
+    const std::int64_t ns = warm_memory_idle_delay_ns.load(memory_order_relaxed);
+    if (RELO_LIKELY(ns != unread_delay)) return ns;
+    read_warm_memory_settings();
+    return warm_memory_idle_delay_ns.load(memory_order_relaxed);
+}
 
 /// The clock of idle times, read where a cache keeps a block: a coarse one, whose tick is far below the
 /// idle delay and whose read costs a fraction of CLOCK_MONOTONIC's (docs/measurements/memory_resources.md,
@@ -359,7 +447,7 @@ inline std::size_t empty_idle_caches(std::int64_t idle_for) noexcept {
 RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
     const std::int64_t now = idle_clock_ns();
     if (now < reclaimable_caches.next_pass_ns.load(memory_order_relaxed)) return false;
-    const std::int64_t delay = warm_memory_idle_delay_ns.load(memory_order_relaxed);
+    const std::int64_t delay = warm_memory_idle_delay_setting();
     register_process_fence_if_idle_caches(delay);
     const registry_hold hold(true);
     if (!hold.owns()) return false;
@@ -432,7 +520,7 @@ private:
 /// Takes `bytes` of the process's warm budget for a block a cache is about to keep; false, nothing taken,
 /// when less is left (after giving back idle threads' caches, if a look for them is due).
 inline bool take_warm_budget(std::size_t bytes) noexcept {
-    const std::size_t limit = warm_memory_limit_bytes.load(memory_order_relaxed);
+    const std::size_t limit = warm_memory_limit_setting();
     if (bytes > limit) return false;
     bool looked = false;
     std::size_t held = warm_bytes_of_process.load(memory_order_relaxed);
@@ -451,7 +539,7 @@ inline bool take_warm_budget(std::size_t bytes) noexcept {
 /// before this one does; when less than `wanted` is left, idle threads' caches are given back first if a
 /// look for them is due).
 inline std::size_t warm_budget_left(std::size_t wanted) noexcept {
-    const std::size_t limit = warm_memory_limit_bytes.load(memory_order_relaxed);
+    const std::size_t limit = warm_memory_limit_setting();
     std::size_t held = warm_bytes_of_process.load(memory_order_relaxed);
     if ((held >= limit || limit - held < wanted) && empty_idle_caches_if_due())
         held = warm_bytes_of_process.load(memory_order_relaxed);
