@@ -94,10 +94,20 @@ TEST(WarmMemorySettings, ASettingIsDigitsAndOneBinarySuffix) {
     EXPECT_EQ(read("32M"), 32u * mib);
     EXPECT_EQ(read("2g"), std::uint64_t{2} << 30);
     EXPECT_EQ(read("18446744073709551615"), ~std::uint64_t{0});
-    for (const char* bad : {"", "k", "-1", "+1", " 1", "1 ", "1.5", "4MB", "4T", "0x10", "18446744073709551616",
-                            "17179869184G", "99999999999999999999"})
+    EXPECT_EQ(read("4MB"), 4 * mib);
+    EXPECT_EQ(read("4mb"), 4 * mib);
+    EXPECT_EQ(read("4MiB"), 4 * mib);
+    EXPECT_EQ(read("1KiB"), 1024u);
+    EXPECT_EQ(read("1kib"), 1024u);
+    for (const char* bad : {"", "k", "-1", "+1", " 1", "1 ", "1.5", "4T", "4Mi", "4MiBs", "4B", "0x10",
+                            "18446744073709551616", "17179869184G", "99999999999999999999"})
         EXPECT_EQ(read(bad), 7777u) << '"' << bad << '"';
     EXPECT_EQ(read("17179869183G"), std::uint64_t{17179869183} << 30);
+    std::uint64_t ms = 7;
+    EXPECT_TRUE(relo::detail::parse_setting("250", ms, false));
+    EXPECT_EQ(ms, 250u);
+    EXPECT_FALSE(relo::detail::parse_setting("1k", ms, false)) << "milliseconds take no suffix";
+    EXPECT_EQ(ms, 250u);
 }
 
 TEST_F(WarmMemory, AnArenaLeavesItsReservationToTheNextArenaOfItsSize) {
@@ -450,6 +460,20 @@ TEST_F(WarmMemory, ActivityGivesBackWhatIdleThreadsKeepOnceTheDelayHasPassed) {
     }
     EXPECT_EQ(process_bytes(), 0u) << "given back by this thread's activity";
     EXPECT_GE(waited, delay) << "not before the thread was idle for the delay";
+}
+
+// nanoseconds::max() (or a delay the idle clock cannot add its tick to) is never: a pass gives nothing back.
+TEST_F(WarmMemory, AnEndlessDelayNeverGivesBack) {
+    parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); }, [] {});
+    const std::size_t kept = process_bytes();
+    EXPECT_GE(kept, 4 * mib);
+    for (const auto delay : {std::chrono::nanoseconds::max(), std::chrono::nanoseconds::max() - std::chrono::nanoseconds(1)}) {
+        relo::set_warm_memory_idle_delay(delay);
+        EXPECT_EQ(relo::trim_idle_warm_memory(), 0u);
+        for (int i = 0; i < 4096; ++i) (void)relo::chunk_cache_bytes();  // (activity: passes are due at once)
+        EXPECT_EQ(process_bytes(), kept);
+    }
+    EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), kept);
 }
 
 TEST_F(WarmMemory, ABlockTheBudgetRefusesTakesWhatIdleThreadsKeep) {

@@ -362,13 +362,29 @@ inline bool single_threaded() noexcept {
 #endif
 }
 
-/// The value of an environment variable, or nullptr when it is unset (read by relo once per setting, at
-/// its first use: docs/settings.md).
-inline const char* environment_variable(const char* name) noexcept {
-#if defined(_MSC_VER)
-#pragma warning(suppress : 4996)  // (getenv: read once, before any thread of relo's could write it)
+/// Copies an environment variable's value into `buffer` (`size` bytes, a longer value cut); false when
+/// it is unset. relo reads each of its settings once, at its first use (docs/settings.md); like any read
+/// of the environment it must not race the host's own setenv or putenv.
+inline bool environment_variable(const char* name, char* buffer, std::size_t size) noexcept {
+#if RELO_OS_WINDOWS
+    // (The process's environment, not a C runtime's copy of it, which a DLL with its own runtime has.)
+    const DWORD n = ::GetEnvironmentVariableA(name, buffer, static_cast<DWORD>(size));
+    if (n == 0) return false;
+    if (n >= size) {  // (too long to be a value of relo's: not one, rather than a part of it)
+        const char* const why = "(too long)";
+        std::size_t i = 0;
+        for (; i + 1 < size && why[i] != '\0'; ++i) buffer[i] = why[i];
+        buffer[i] = '\0';
+    }
+    return true;
+#else
+    const char* const value = std::getenv(name);
+    if (value == nullptr) return false;
+    std::size_t i = 0;
+    for (; i + 1 < size && value[i] != '\0'; ++i) buffer[i] = value[i];
+    buffer[i] = '\0';
+    return true;
 #endif
-    return std::getenv(name);
 }
 
 /// Registers the process for process_wide_fence() (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_
@@ -380,8 +396,8 @@ inline const char* environment_variable(const char* name) noexcept {
 /// once, off the hot paths (detail/thread_cache.hpp). Linux registers a process's child at fork too.
 inline bool register_process_wide_fence() noexcept {
 #if RELO_HAS_LINUX_VM && defined(SYS_membarrier) && !defined(RELO_NO_MEMBARRIER)
-    const char* const setting = environment_variable("RELO_MEMBARRIER");
-    if (setting != nullptr && setting[0] == '0') return false;
+    char setting[8];
+    if (environment_variable("RELO_MEMBARRIER", setting, sizeof setting) && setting[0] == '0') return false;
     const long supported = ::syscall(SYS_membarrier, membarrier_query, 0, 0);
     return supported > 0 && (supported & membarrier_private_expedited) != 0 &&
            ::syscall(SYS_membarrier, membarrier_register_private_expedited, 0, 0) == 0;

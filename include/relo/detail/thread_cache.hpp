@@ -87,10 +87,16 @@ inline constexpr std::size_t unread_limit = ~std::size_t{0};
 inline constexpr std::int64_t unread_delay = -1;
 inline atomic<std::size_t> warm_memory_limit_bytes{unread_limit};
 inline atomic<std::int64_t> warm_memory_idle_delay_ns{unread_delay};
+static_assert(std::is_integral_v<decltype(RELO_DEFAULT_WARM_MEMORY_LIMIT)> && RELO_DEFAULT_WARM_MEMORY_LIMIT >= 0,
+              "relo: RELO_DEFAULT_WARM_MEMORY_LIMIT is a number of bytes");
+static_assert(std::is_integral_v<decltype(RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS)> &&
+                  RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS >= 0,
+              "relo: RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS is a number of milliseconds");
 
-/// The value of a setting given as a decimal count with an optional binary suffix (K, M or G, any case):
-/// false, `value` untouched, for anything else (empty, a sign, spaces, other letters, overflow).
-inline bool parse_setting(const char* text, std::uint64_t& value) noexcept {
+/// The value of a setting: a decimal count, then (when `suffixes`) nothing or a binary multiple written
+/// K, KB or KiB (M, G alike; any case). False, `value` untouched, for anything else (a sign, spaces, other
+/// letters, overflow).
+inline bool parse_setting(const char* text, std::uint64_t& value, bool suffixes = true) noexcept {
     std::uint64_t n = 0;
     const char* p = text;
     for (; *p >= '0' && *p <= '9'; ++p) {
@@ -100,45 +106,57 @@ inline bool parse_setting(const char* text, std::uint64_t& value) noexcept {
     }
     if (p == text) return false;
     unsigned shift = 0;
-    switch (*p) {
-        case 'K': case 'k': shift = 10; break;
-        case 'M': case 'm': shift = 20; break;
-        case 'G': case 'g': shift = 30; break;
-        case '\0': break;
-        default: return false;
+    if (*p != '\0') {
+        switch (*p++) {
+            case 'K': case 'k': shift = 10; break;
+            case 'M': case 'm': shift = 20; break;
+            case 'G': case 'g': shift = 30; break;
+            default: return false;
+        }
+        if ((p[0] == 'i' || p[0] == 'I') && (p[1] == 'B' || p[1] == 'b')) p += 2;
+        else if (p[0] == 'B' || p[0] == 'b') p += 1;
+        if (!suffixes || *p != '\0' || n > (~std::uint64_t{0} >> shift)) return false;
     }
-    if (shift != 0 && (*++p != '\0' || n > (~std::uint64_t{0} >> shift))) return false;
     value = n << shift;
     return true;
 }
 
-/// A setting from the environment: its value, or `otherwise` when the variable is unset; when it is set to
-/// something else than parse_setting reads, one line on stderr and `otherwise`.
-inline std::uint64_t environment_setting(const char* name, std::uint64_t otherwise) noexcept {
-    const char* const text = os::environment_variable(name);
-    std::uint64_t value = otherwise;
-    if (text != nullptr && !parse_setting(text, value))
-        print_to(stderr, "relo: %s=\"%s\" is not a number (digits, then K, M or G or nothing): ignored\n", name, text);
-    return value;
+/// A setting from the environment: true and its value when the variable is set to one (an empty value is
+/// unset); when it is set to something else, false and the text (at most `size` - 1 characters) in `bad`.
+inline bool environment_setting(const char* name, std::uint64_t& value, bool suffixes, char* bad,
+                                std::size_t size) noexcept {
+    bad[0] = '\0';
+    char text[64];
+    if (!os::environment_variable(name, text, sizeof text) || text[0] == '\0') return false;
+    if (parse_setting(text, value, suffixes)) return true;
+    for (std::size_t i = 0; i + 1 < size && text[i] != '\0'; ++i, bad[i] = '\0') bad[i] = text[i];
+    return false;
 }
 
 /// Reads the settings not read yet (from the environment, else the build's defaults; docs/settings.md).
-/// Threads that race here read the same environment; a setter's value is never replaced.
+/// Threads that race here read the same environment; a setter's value is never replaced; the one whose
+/// value is stored says on stderr that a value the environment gave was not a number.
 RELO_NOINLINE inline void read_warm_memory_settings() noexcept {
+    char bad[64];
+    const char* const bad_format = "relo: %s=\"%s\" is not %s: ignored\n";
     if (warm_memory_limit_bytes.load(memory_order_relaxed) == unread_limit) {
-        std::uint64_t bytes = environment_setting("RELO_WARM_MEMORY_LIMIT", RELO_DEFAULT_WARM_MEMORY_LIMIT);
+        std::uint64_t bytes = RELO_DEFAULT_WARM_MEMORY_LIMIT;
+        environment_setting("RELO_WARM_MEMORY_LIMIT", bytes, true, bad, sizeof bad);
         if (bytes >= unread_limit) bytes = unread_limit - 1;
         std::size_t expected = unread_limit;
-        warm_memory_limit_bytes.compare_exchange_strong(expected, static_cast<std::size_t>(bytes), memory_order_relaxed);
+        if (warm_memory_limit_bytes.compare_exchange_strong(expected, static_cast<std::size_t>(bytes),
+                                                            memory_order_relaxed) && bad[0] != '\0')
+            print_to(stderr, bad_format, "RELO_WARM_MEMORY_LIMIT", bad, "a size (digits, then K, M or G or nothing)");
     }
     if (warm_memory_idle_delay_ns.load(memory_order_relaxed) == unread_delay) {
-        const std::uint64_t ms = environment_setting("RELO_WARM_MEMORY_IDLE_DELAY_MS",
-                                                     RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS);
-        const std::int64_t most = INT64_MAX / (1000 * 1000);  // (more is "never", as nanoseconds::max())
+        std::uint64_t ms = RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS;
+        environment_setting("RELO_WARM_MEMORY_IDLE_DELAY_MS", ms, false, bad, sizeof bad);
+        const std::uint64_t most = static_cast<std::uint64_t>(INT64_MAX / (1000 * 1000));
         std::int64_t expected = unread_delay;
-        warm_memory_idle_delay_ns.compare_exchange_strong(
-            expected, ms >= static_cast<std::uint64_t>(most) ? INT64_MAX : static_cast<std::int64_t>(ms) * 1000 * 1000,
-            memory_order_relaxed);
+        if (warm_memory_idle_delay_ns.compare_exchange_strong(
+                expected, ms >= most ? INT64_MAX : static_cast<std::int64_t>(ms) * 1000 * 1000, memory_order_relaxed) &&
+            bad[0] != '\0')
+            print_to(stderr, bad_format, "RELO_WARM_MEMORY_IDLE_DELAY_MS", bad, "a number of milliseconds");
     }
 }
 
@@ -193,8 +211,10 @@ inline std::int64_t idle_clock_tick_ns() noexcept {
 
 /// Whether a cache whose owner last visited at `since` (idle clock) has been idle for `idle_for` at `now`:
 /// for a nonzero time, by at least a tick more than measured (never before the time has passed).
+/// A time beyond what the clock can add a tick to (nanoseconds::max()) is never.
 inline bool idle_long_enough(std::int64_t since, std::int64_t now, std::int64_t idle_for) noexcept {
-    return idle_for <= 0 || now - since >= idle_for + idle_clock_tick_ns();
+    const std::int64_t tick = idle_clock_tick_ns();
+    return idle_for <= 0 || (idle_for <= INT64_MAX - tick && now - since >= idle_for + tick);
 }
 
 /// The part of a thread cache's State another thread reads to empty it while the owner stays away.
@@ -452,6 +472,8 @@ RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
     const registry_hold hold(true);
     if (!hold.owns()) return false;
     reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), memory_order_relaxed);
+    // (A delay set meanwhile reset the next pass to now, which the store above may have undone.)
+    if (warm_memory_idle_delay_setting() != delay) reclaimable_caches.next_pass_ns.store(0, memory_order_relaxed);
     return empty_idle_caches_locked(delay) != 0;
 }
 
