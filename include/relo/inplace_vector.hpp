@@ -140,8 +140,10 @@ protected:
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* data_ptr() const noexcept { return const_cast<T*>(slots_.items); }
     /// Where the end is, written as the address of an element of the slots (i <= N): GCC then knows that
     /// an element built there is not the size, where from data_ptr() + size it does not, and stored the
-    /// size on every push of an element built by placement new.
+    /// size on every push of an element built by placement new. (Not in a constant expression: GCC cannot
+    /// subtract another iterator from an end written so.)
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 T* end_ptr() const noexcept {
+        if (is_constant_evaluated()) return const_cast<T*>(slots_.items) + size_;
         return const_cast<T*>(RELO_ADDRESSOF(slots_.items[size_]));
     }
     RELO_ALWAYS_INLINE RELO_CONSTEXPR20 std::size_t stored_size() const noexcept { return size_; }
