@@ -2,8 +2,11 @@
 // several threads.
 //
 // Worker threads build and drop small objects that other threads may free. The synchronized multipool
-// gives each thread a shard of pools behind its own lock, so threads rarely wait for each other, and a
-// block freed by another thread simply joins that thread's shard.
+// gives each thread bins of free blocks that it takes from and gives back to without a lock, so threads
+// rarely wait for each other. A block freed by another thread goes to the freeing thread's bin; past two
+// batches of its size class, a batch goes to the class's depot, which every thread whose bin is empty
+// takes from before its shard makes new blocks (docs/decisions.md, "Blocks freed by another thread come
+// back through a depot, not to their owner's shard").
 #include <relo/synchronized_multipool_resource.hpp>
 
 #include <cstdio>
@@ -14,7 +17,6 @@
 
 int main() {
     relo::synchronized_multipool_resource shared;
-    std::pmr::list<int> handed_over(&shared);  // built by the workers, freed by the main thread
     std::vector<std::pmr::list<int>> results;
     for (int t = 0; t < 4; ++t) results.emplace_back(&shared);
     std::vector<std::thread> workers;

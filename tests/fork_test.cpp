@@ -1,4 +1,4 @@
-// fork() while other threads are inside relo's resources (docs/design.md, "Life in a host process"): the
+// fork() while other threads are inside relo's resources (docs/life_in_a_process.md, "fork"): the
 // child inherits each lock in whatever state the fork found it, and must still be able to use every
 // resource it inherited, make and destroy new ones, and fork again; the parent goes on unaffected.
 //   - a synchronized_multipool_resource hammered by threads (bins, depots, shards, the upstream's shard);

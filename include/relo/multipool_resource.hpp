@@ -76,7 +76,7 @@ constexpr std::size_t multipool_class_by_size(std::size_t n, unsigned s) noexcep
 
 /// The classes of the requests up to 1 KiB, looked up by (n - 1) / (8 / 2^s) (the finest step of the
 /// classes): a row for each classes_per_doubling (128, 256 and 512 entries), shared by every resource. (The
-/// arithmetic on the critical path of every allocate and deallocate cost a quarter of the time of blocks
+/// arithmetic on the critical path of every allocate and deallocate was a large part of the time of blocks
 /// replaced at random: docs/measurements/memory_resources.md, "The size class by a table".)
 struct multipool_class_rows {
     static constexpr std::size_t limit = 1024;  // the largest request the rows answer
@@ -122,8 +122,8 @@ constexpr multipool_pool empty_multipool_pool(std::size_t i, unsigned s) noexcep
 
 /// The empty pools a multipool starts with when they fit inside it (up to 16), one row per
 /// classes_per_doubling: a resource copies its row (a resource per small structure is made often, and a
-/// loop setting each pool took a tenth of making it: docs/measurements/memory_resources.md, "Making and
-/// destroying a multipool").
+/// loop setting each pool was a measurable part of making it: docs/measurements/memory_resources.md,
+/// "Making and destroying a multipool").
 struct multipool_empty_pools {
     static constexpr std::size_t count = 16;
     multipool_pool row[3][count];
@@ -533,7 +533,8 @@ private:
     }
 
     /// Puts a block of class i on this pool's free list, wherever it was allocated (the synchronized
-    /// resource gives a block back to the freeing thread's shard; every shard has the same classes).
+    /// resource puts blocks of any shard's chunks on a shard's list: a batch from the depot, or a block
+    /// freed by a thread that is ending; every shard has the same classes).
     /// A block of pool i (a class of this resource): from its free list, or the rest of its newest chunk,
     /// or a new chunk.
     RELO_ALWAYS_INLINE void* allocate_in(std::size_t i) {

@@ -111,8 +111,8 @@ namespace detail {
 
 /// page_allocator's work on bytes, shared by every element type with the same policy, alignment and mapping
 /// threshold: what allocating, resizing and giving back cost in code is paid once per program instead of
-/// once per element type (a unit using vectors of forty types compiled to twice std::vector's code when each
-/// type had its own copy: docs/measurements/build_cost.md). Out of line: its callers are growth paths, where
+/// once per element type (a unit using vectors of forty types compiled to more code when each type had its
+/// own copy: docs/measurements/build_cost.md, "Targets and where they stand"). Out of line: its callers are growth paths, where
 /// a call is nothing beside the allocation.
 template <class Policy, std::size_t Alignment, std::size_t Threshold>
 struct page_blocks {
@@ -168,7 +168,8 @@ struct page_blocks {
     }
 
     // (Out of line whole: inlined, the small blocks' copy, whose size the compiler then bounds, became a
-    // `rep movsq`, twice as slow as memcpy's call for a growing vector of 40 ints.)
+    // `rep movsq`, slower than memcpy's call for a growing vector of 40 ints: docs/measurements/build_cost.md,
+    // "Targets and where they stand".)
     RELO_NOINLINE static void* reallocate(void* p, std::size_t old_bytes, std::size_t new_bytes) {
         const bool old_mapped = is_mapped(old_bytes);
         const bool new_mapped = is_mapped(new_bytes);

@@ -1,4 +1,4 @@
-// relo/relo.hpp — every public header of relo.
+// relo/relo.hpp — every public header of relo but relo/boost_graph.hpp (which needs Boost.Graph).
 // Layer 6, umbrella headers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_RELO_HPP
 #define RELO_RELO_HPP

@@ -2,14 +2,17 @@
 // builds its own allocators (default-constructed, without uses-allocator construction) on a memory
 // resource chosen for a scope of the program, without changing that code.
 //
-//     relo::multipool_resource pool;
 //     using json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t,
 //                                       std::uint64_t, double, relo::current_resource_allocator>;
 //     {
-//         const relo::resource_scope scope(&pool);    // this thread's allocations in the scope: from pool
+//         relo::monotonic_resource arena;             // a document parsed, used and dropped whole
+//         const relo::resource_scope scope(&arena);   // this thread's allocations in the scope: from arena
 //         json document = json::parse(text);
 //         use(document);
 //     }                                              // the previous resource is current again
+//
+// Which resource fits a part of a program, and how to find out: docs/choosing_a_resource.md (for a
+// document built and dropped whole, as here, a monotonic resource).
 //
 // relo::current_resource() is the calling thread's current resource: the innermost live resource_scope's,
 // else std::pmr::get_default_resource(). current_resource_allocator<T> allocates from it, and writes in

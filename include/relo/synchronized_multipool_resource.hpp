@@ -572,7 +572,7 @@ private:
     }
 
     /// The hardened checks of multipool_resource::deallocate, over every shard: a block of one shard's
-    /// chunks may be on any shard's free list (it goes to the freeing thread's).
+    /// chunks may be in any thread's bin, a depot or any shard's free list (blocks move between them).
     // (The parameters are unused where preconditions are not checked.)
     void check_pool_block([[maybe_unused]] void* block, [[maybe_unused]] std::size_t i,
                           [[maybe_unused]] std::size_t alignment) noexcept {

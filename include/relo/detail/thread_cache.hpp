@@ -177,8 +177,8 @@ inline std::int64_t warm_memory_idle_delay_setting() noexcept {
 }
 
 /// The clock of idle times, read where a cache keeps a block: a coarse one, whose tick is far below the
-/// idle delay and whose read costs a fraction of CLOCK_MONOTONIC's (docs/measurements/memory_resources.md,
-/// "Idle threads").
+/// idle delay and whose read costs less than CLOCK_MONOTONIC's (docs/measurements/memory_resources.md,
+/// "A guest's costs").
 inline std::int64_t idle_clock_ns() noexcept {
 #if RELO_OS_WINDOWS
     return static_cast<std::int64_t>(::GetTickCount64()) * 1000 * 1000;
@@ -309,10 +309,10 @@ private:
 };
 
 /// Registers the process for the process-wide fence, once, without the registry's lock (which others
-/// wait for meanwhile otherwise): at the first keep where the process has one thread then (a fraction of
-/// a microsecond), else at the first pass that finds idle caches (a grace period of the kernel's:
-/// milliseconds, once, on the thread that runs the pass). Never under ThreadSanitizer, which models no
-/// such fence.
+/// wait for meanwhile otherwise): at the first keep where the process has one thread then (quick), else at
+/// the first pass that finds idle caches (a grace period of the kernel's, once, on the thread that runs
+/// the pass); both costs: docs/measurements/memory_resources.md, "A guest's costs". Never under
+/// ThreadSanitizer, which models no such fence.
 RELO_NOINLINE inline void register_process_fence(bool only_if_cheap) noexcept {
     if (RELO_TSAN || reclaimable_caches.fence_tried.load(memory_order_relaxed)) return;
     if (only_if_cheap && (reclaimable_caches.first_keep_seen.exchange(true, memory_order_relaxed) ||
