@@ -13,6 +13,8 @@
 #   ./relo.sh bench [ARGS]    build the benchmarks in Release and run them (quick by default), writing report/
 #                             (--full, --tuning, --smoke, --only PATTERN, --rounds N, --out DIR, --redraw:
 #                             bench/README.md)
+#   ./relo.sh docs            the API reference, generated from the public headers' contracts by doxygen
+#                             (docs/Doxyfile): build/docs/html/index.html
 #
 # Both install what they need with apt-get when it is missing (as root, on Debian 12).
 set -euo pipefail
@@ -67,10 +69,11 @@ cmd_test() {
   # (The benchmark peers are installed by the main command, which the last step runs.)
   # gdb and LLDB for the debugger printers' tests; pkg-config and dpkg-deb for the package's; Qt and libc++
   # for the relocation trait's; Clang's runtime (libFuzzer) for the fuzz targets; mingw-w64, Wine and
-  # GoogleTest's sources for the Windows build; nlohmann/json and Boost.Graph as real clients.
+  # GoogleTest's sources for the Windows build; nlohmann/json and Boost.Graph as real clients; doxygen for
+  # the API reference's check.
   ensure_packages cmake make g++ clang libgtest-dev libgmock-dev libboost-dev python3 python3-matplotlib \
     git gdb lldb-14 python3-lldb-14 pkg-config qtbase5-dev libc++-14-dev libc++abi-14-dev libclang-rt-14-dev \
-    googletest g++-mingw-w64-x86-64-posix wine wine64 nlohmann-json3-dev libboost-graph-dev
+    googletest g++-mingw-w64-x86-64-posix wine wine64 nlohmann-json3-dev libboost-graph-dev doxygen
   pick_python
   mkdir -p "$ROOT/build"
   # Every compiler and standard pair compiles every test with -Werror; each standard runs in full with at
@@ -79,8 +82,8 @@ cmd_test() {
   # (the Windows build, under Wine), compiling them in C++23 front end only. The sequence suite's capacity
   # and allocator variants run with each compiler once (RELO_TEST_VARIANTS). GCC's C++17 configuration
   # tests the package too (install, find_package, FetchContent, pkg-config, .deb).
-  # -g1 (line tables: file and line in sanitizer reports) builds in three quarters of -g's time; the
-  # sanitizers at -O0 build in a quarter of -O1's time (docs/testing.md has the measurements).
+  # -g1 (line tables: file and line in sanitizer reports) builds faster than -g; the sanitizers at -O0
+  # build much faster than at -O1 (docs/testing.md, "Why these flags"; the times: docs/measurements/build.md).
   local sanitize="-fno-omit-frame-pointer -fno-sanitize-recover=all"
   local configs=(
     "clang-asan-ubsan|clang++|20|-O0 -g1 -fsanitize=address,undefined $sanitize|-DRELO_WERROR=ON -DRELO_TEST_PACKAGE=OFF"
@@ -99,7 +102,7 @@ cmd_test() {
     fi
     local t1=$SECONDS
     log "[$name] run tests"
-    # Wine makes its prefix on first use: once, before tests run two at a time (without .NET and a browser).
+    # Wine makes its prefix on first use: once, before tests run side by side (without .NET and a browser).
     if [ "$name" = mingw-wine ]; then WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init >/dev/null 2>&1 || true; fi
     local out="$ROOT/build/$name.ctest.log"
     if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WINEDEBUG=-all \
@@ -133,7 +136,7 @@ cmd_test() {
 }
 
 # The smoke run checks that every benchmark builds, runs and reports, not how fast: its programs are built
-# at -O1 (-O3's build takes 1.8 times as long: docs/testing.md); everything else is the main command's own.
+# at -O1 (-O3's build takes much longer: docs/measurements/build.md); everything else is the main command's own.
 BENCH_SMOKE_BUILD=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG")
 bench_from_clone() {
   local dir="$ROOT/build/bench-clone" log_file="$ROOT/build/bench-clone.log"
@@ -182,8 +185,20 @@ cmd_bench() {
   "$PYTHON" "$ROOT/bench/run.py" --build-dir "$dir" "${run_args[@]}"
 }
 
+cmd_docs() {
+  ensure_packages doxygen python3
+  log "the API reference (doxygen, docs/Doxyfile)"
+  rm -rf "$ROOT/build/docs"
+  mkdir -p "$ROOT/build"
+  doxygen "$ROOT/docs/Doxyfile" 2>"$ROOT/build/docs.log" || { cat "$ROOT/build/docs.log"; return 1; }
+  # (What has no contract: tests/api_reference.py, which the test command runs.)
+  python3 "$ROOT/tests/api_reference.py" "$ROOT" | tail -n 1
+  echo "the reference: build/docs/html/index.html"
+}
+
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: $0 test | bench [--full] [--tuning] [--smoke] [--only PATTERN] [--rounds N] [--out DIR] [--redraw] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
+  docs) shift; cmd_docs "$@" ;;
+  *) echo "usage: $0 test | docs | bench [--full] [--tuning] [--smoke] [--only PATTERN] [--rounds N] [--out DIR] [--redraw] [-DRELO_BENCH_<PEER>=PATH ...]" >&2; exit 2 ;;
 esac

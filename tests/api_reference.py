@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""The API reference's check (ctest api_reference): runs doxygen with docs/Doxyfile, as ./relo.sh docs does,
+and fails on each public name without a contract, and on each error in a contract's markup.
+
+    api_reference.py ROOT [DOXYGEN]
+
+A public name is one declared in a public header (include/relo/*.hpp) outside relo::detail, or a public
+member of detail::sequence_ops (the operations the four vectors share, which the reference shows on each
+vector's page). Doxygen's own warnings decide what has no contract: a `///` comment before a declaration,
+or `///@{ ... ///@}` around a group of them, is one.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+WARNING = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+): (?:warning: )?(?P<text>.*)$")
+
+
+def public_problem(root, path, text):
+    """Whether a warning of doxygen's is about a public name (or its markup in a public header)."""
+    rel = os.path.relpath(path, root)
+    if "sequence_ops" in text:
+        return True
+    if "detail::" in text or "/detail/" in rel:
+        return False
+    return rel.startswith("include/relo/")
+
+
+def main(root, doxygen="doxygen"):
+    with tempfile.TemporaryDirectory() as out:
+        with open(os.path.join(root, "docs", "Doxyfile")) as f:
+            config = f.read()
+        config += f"\nOUTPUT_DIRECTORY = {out}\nGENERATE_HTML = NO\nGENERATE_XML = NO\nWARN_LOGFILE =\n"
+        try:
+            run = subprocess.run([doxygen, "-"], input=config, text=True, cwd=root, capture_output=True)
+        except FileNotFoundError:
+            print(f"api_reference: {doxygen} not found (Debian's doxygen; ./relo.sh test installs it)")
+            return 1
+    problems, seen = [], set()
+    for line in run.stderr.splitlines():
+        m = WARNING.match(line)
+        where = (m["file"], m["line"]) if m else None
+        if m and where not in seen and public_problem(root, m["file"], m["text"]):
+            seen.add(where)  # (sequence_ops's members are reported once per vector that derives from it)
+            problems.append(f"{os.path.relpath(m['file'], root)}:{m['line']}: {m['text']}")
+    for p in problems:
+        print(p)
+    print(f"api_reference: {len(problems)} public name(s) without a contract or with broken markup")
+    return 1 if problems or run.returncode != 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
