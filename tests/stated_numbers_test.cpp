@@ -70,6 +70,12 @@ TEST(StatedNumbers, WarmMemoryBounds) {
     EXPECT_EQ(relo::detail::reservation_cache_committed_budget, 32 * mib);
 }
 
+// relo/detail/config.hpp's version is the project's (CMakeLists.txt, the package's files).
+constexpr int project_version[] = {RELO_TEST_PROJECT_VERSION};
+static_assert(RELO_VERSION_MAJOR == project_version[0] && RELO_VERSION_MINOR == project_version[1] &&
+              RELO_VERSION_PATCH == project_version[2]);
+static_assert(RELO_VERSION == RELO_VERSION_MAJOR * 10000 + RELO_VERSION_MINOR * 100 + RELO_VERSION_PATCH);
+
 // docs/settings.md and relo/warm_memory.hpp: the warm budget's defaults, as the build states them (the
 // tests settings_* read them in a process of their own, with and without the environment's).
 static_assert(RELO_DEFAULT_WARM_MEMORY_LIMIT == 32 * mib);

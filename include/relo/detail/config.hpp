@@ -11,6 +11,13 @@
 #include <type_traits>
 #include <version>
 
+/// relo's version (docs/stability.md says what each part promises): RELO_VERSION is major * 10000 + minor
+/// * 100 + patch, as CMake's project() and the package state it (tests/stated_numbers_test.cpp checks).
+#define RELO_VERSION_MAJOR 0
+#define RELO_VERSION_MINOR 1
+#define RELO_VERSION_PATCH 0
+#define RELO_VERSION (RELO_VERSION_MAJOR * 10000 + RELO_VERSION_MINOR * 100 + RELO_VERSION_PATCH)
+
 #if __cplusplus >= 202002L && defined(__cpp_constexpr_dynamic_alloc) && defined(__cpp_lib_constexpr_dynamic_alloc)
 #define RELO_HAS_CONSTEXPR_ALLOC 1
 #define RELO_CONSTEXPR20 constexpr
