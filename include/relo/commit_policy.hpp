@@ -35,22 +35,29 @@ RELO_ABI_NAMESPACE_BEGIN
 
 /// The numbers a commit policy is made of (bytes).
 struct commit_rule {
-    std::size_t first_step;           // the first commit (rounded up to whole pages)
-    std::size_t max_step;             // later commits double what is committed, up to this much at once
-    std::size_t huge_page_threshold;  // from this committed size on: huge pages (SIZE_MAX: never)
-    std::size_t retained_minimum;     // vm_arena::reset() keeps max(2 x most used, this) committed; so do cached reservations
+    std::size_t first_step;           ///< the first commit (rounded up to whole pages)
+    std::size_t max_step;             ///< later commits double what is committed, up to this much at once
+    std::size_t huge_page_threshold;  ///< from this committed size on: huge pages (SIZE_MAX: never)
+    std::size_t retained_minimum;     ///< vm_arena::reset() keeps max(2 x most used, this) committed; so do cached reservations
 };
 
+/// The default: one page first, then the committed size doubles, at most 64 MiB at once; 4 KiB pages.
 struct geometric_commit {
+    /// First step one 4 KiB page, steps up to 64 MiB, no huge pages, 2 MiB retained.
     static constexpr commit_rule rule{std::size_t{4} << 10, std::size_t{64} << 20, SIZE_MAX, std::size_t{2} << 20};
 };
 
+/// geometric_commit's steps, and transparent huge pages from 2 MiB committed on (this header's opening
+/// comment says when they pay; measure yours).
 struct huge_page_commit {
+    /// First step one 4 KiB page, steps up to 64 MiB, huge pages from 2 MiB, 2 MiB retained.
     static constexpr commit_rule rule{std::size_t{4} << 10, std::size_t{64} << 20, std::size_t{2} << 20,
                                       std::size_t{2} << 20};
 };
 
+/// One 4 KiB page at a time: the fewest bytes committed, and the most commit calls.
 struct page_commit {
+    /// Every step one 4 KiB page, no huge pages, one page retained.
     static constexpr commit_rule rule{std::size_t{4} << 10, std::size_t{4} << 10, SIZE_MAX, std::size_t{4} << 10};
 };
 

@@ -7,7 +7,8 @@
 // its new capacity is max(required, c x num/den), at least c + 1, at most max_size() (never
 // overflowing: detail::next_capacity). relo::vector's first allocation holds at least 24 bytes' worth of
 // elements (no 1-2-4 reallocations of tiny vectors); small_vector's first heap block
-// follows the rule from N. reserve(n) grows to exactly n. The default, growth_2, and the measurement
+// follows the rule from N. reserve(n) asks for exactly n (the capacity may be more, when the allocator's
+// block holds more: relo::vector's page allocator rounds to its blocks). The default, growth_2, and the measurement
 // that chose it: docs/measurements/thresholds.md.
 // Layer 1, vocabulary (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_GROWTH_HPP
@@ -33,9 +34,9 @@ template <std::intmax_t Num, std::intmax_t Den = 1>
 struct growth_factor {
     static_assert(Den > 0, "relo::growth_factor: the denominator must be positive");
     static_assert(Num > Den, "relo::growth_factor: the factor must be greater than 1");
-    static constexpr std::intmax_t num = Num / detail::gcd(Num, Den);
-    static constexpr std::intmax_t den = Den / detail::gcd(Num, Den);
-    using type = growth_factor<num, den>;
+    static constexpr std::intmax_t num = Num / detail::gcd(Num, Den);  ///< the reduced numerator
+    static constexpr std::intmax_t den = Den / detail::gcd(Num, Den);  ///< the reduced denominator
+    using type = growth_factor<num, den>;                              ///< the reduced factor (as std::ratio's)
 };
 
 using growth_1_5 = growth_factor<3, 2>;

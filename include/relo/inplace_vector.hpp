@@ -18,8 +18,8 @@
 //     else does (the elements never move to other storage). Moving a container moves its elements.
 //
 // The operations every relo vector shares (access, push_back, insert, erase, resize, assign, comparison:
-// detail::sequence_ops) have relo::vector's contracts (relo/vector.hpp, "The operations every relo
-// vector shares"), where "grows" is needing more than N elements: std::bad_alloc, nothing changed. The
+// detail::sequence_ops) have the contracts on their members in detail/sequence.hpp, where "grows" is
+// needing more than N elements: std::bad_alloc, nothing changed. The
 // members of its own, and those that differ, state their contracts in the class below. Departures from
 // std::inplace_vector: the extras fast_push_back / fast_emplace_back (unchecked_push_back's other name)
 // and safe_pop_back; insertion anywhere is strong when elements relocate without throwing; insert's range
@@ -370,6 +370,14 @@ struct special_members_of
 
 }  // namespace detail
 
+/// A vector with room for N elements inside the object, never allocating: this header's opening comment
+/// (relo/inplace_vector.hpp) says how it behaves, and what "grows" means in the shared operations'
+/// contracts (detail::sequence_ops).
+///
+/// Copies and moves are those of the elements, O(n) (trivial when T's are: copying a trivially copyable
+/// T copies the object). Moving relocates trivially relocatable T, leaving the source empty; others are
+/// moved one by one, the source keeping its moved-from elements; noexcept when T's move is. Assignment is
+/// assign()'s; the destructor is O(n), and trivial when T's is.
 template <class T, std::size_t N>
 class inplace_vector : public detail::sequence_ops<inplace_vector<T, N>, T, detail::in_place_constructor<T>>,
                        private detail::inplace_copy<inplace_vector<T, N>, T, N>,
@@ -387,26 +395,28 @@ public:
     using typename base::reference;
 
     // ---------------------------------------------------------------------------------------------------
-    // Construction: the default constructor writes nothing into the slots; the others are O(n) and throw
-    // std::bad_alloc if more than N elements are asked for, and what constructing T throws (nothing
-    // leaks). Copies and moves are those of the elements, O(n) (trivial when T's are: copying a trivially
-    // copyable T copies the object). Moving relocates trivially relocatable T, leaving the source empty;
-    // others are moved one by one, the source keeping its moved-from elements; noexcept when T's move is.
-    // Assignment is assign()'s; the destructor is O(n), and trivial when T's is.
+    // Construction.
 
     // User-provided, so that value-initialization (inplace_vector<T, N>{}, a container's emplace_back())
     // does not zero the N slots first.
 #if RELO_HAS_CONCEPTS
     // (N == 0: defaulted, so trivial, as C++26 asks; C++17 cannot choose, and keeps the one below.)
+    /// An empty container, trivial for N == 0.
     inplace_vector()
         requires(N == 0)
     = default;
+    /// An empty container: writes nothing into the slots, never throws.
     RELO_CONSTEXPR20 inplace_vector() noexcept
         requires(N != 0)
     {}
 #else
+    /// An empty container: writes nothing into the slots, never throws.
     RELO_CONSTEXPR20 inplace_vector() noexcept {}
 #endif
+    /// A container of n value-initialized elements, of n copies of value, or of a range's elements (an
+    /// iterator pair, an initializer list, a C++23 range): O(n) (k for a range). Throws std::bad_alloc if
+    /// more than N elements are asked for, and what constructing T throws; nothing leaks.
+    ///@{
     RELO_CONSTEXPR20 explicit inplace_vector(size_type n) { this->construct_value_initialized(n); }
     RELO_CONSTEXPR20 inplace_vector(size_type n, const T& value) { this->construct_filled(n, value); }
     template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
@@ -422,22 +432,30 @@ public:
         this->construct_from_range(std::ranges::begin(range), std::ranges::end(range));
     }
 #endif
+    ///@}
 
+    /// assign(list).
     RELO_CONSTEXPR20 inplace_vector& operator=(std::initializer_list<T> list) {
         this->assign(list);
         return *this;
     }
 
-    /// As C++26 specifies, push_back returns the new element (std::vector's returns void). Throws
-    /// std::bad_alloc when full, and nothing changes.
+    /// Appends a copy of value (or moves it in) and returns the new element, as C++26 specifies
+    /// (std::vector's push_back returns void): O(1). Throws std::bad_alloc when full, and what constructing
+    /// T throws; either way nothing changes. Invalidates only end(). value may be an element.
+    ///@{
     RELO_CONSTEXPR20 reference push_back(const T& value) { return this->emplace_back(value); }
     RELO_CONSTEXPR20 reference push_back(T&& value) { return this->emplace_back(std::move(value)); }
+    ///@}
 
     // ---------------------------------------------------------------------------------------------------
     // Capacity is N, always.
 
+    /// N, always (static): O(1), never throws.
+    ///@{
     static constexpr size_type capacity() noexcept { return N; }
     static constexpr size_type max_size() noexcept { return N; }
+    ///@}
     /// O(1): throws std::bad_alloc if n > N; otherwise does nothing.
     RELO_CONSTEXPR20 void reserve(size_type n) {
         if (n > N) seq_too_large("relo: inplace_vector::reserve() beyond its capacity");

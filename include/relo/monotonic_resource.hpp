@@ -53,16 +53,20 @@
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 
+/// Bump allocation from an optional initial buffer, then from chunks of an upstream resource, or from a
+/// vm_arena; deallocation reclaims only the block at the top, release() everything. This header's opening
+/// comment (relo/monotonic_resource.hpp) says how chunks grow. Not thread-safe.
 class monotonic_resource final : public detail::resource_base<monotonic_resource> {
 public:
-    /// The first chunk's size when none is given, and the largest chunk growth makes.
+    /// The first chunk's size when none is given.
     static constexpr std::size_t default_first_chunk = std::size_t{4} << 10;
+    /// The largest chunk growth makes (a larger request gets a chunk of its own size).
     static constexpr std::size_t max_chunk = std::size_t{64} << 20;
 
     /// Chunks from `upstream` (the default resource, i.e. the global heap unless the program set another).
     explicit monotonic_resource(std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
         : monotonic_resource(default_first_chunk, upstream) {}
-    /// The first chunk holds `first_chunk` bytes.
+    /// The first chunk holds `first_chunk` bytes (at least 64).
     explicit monotonic_resource(std::size_t first_chunk,
                                 std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
         : upstream_(upstream), first_chunk_(first_chunk < 64 ? 64 : first_chunk), next_chunk_(first_chunk_) {}
@@ -166,6 +170,7 @@ public:
     std::size_t chunk_count() const noexcept { return chunk_count_; }
     /// Bytes left in the current chunk (or buffer).
     std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - top_); }
+    /// Where the chunks come from (null for an arena-backed resource).
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
 private:

@@ -140,24 +140,29 @@ inline constexpr multipool_empty_pools multipool_starting_pools = make_multipool
 
 /// The settings of a multipool_resource (the defaults are measured in docs/measurements/memory_resources.md).
 struct multipool_options {
-    std::size_t max_block = 4096;          // the largest size class; larger requests go to the upstream
-    std::size_t classes_per_doubling = 1;  // 1 (powers of two), 2 or 4
-    std::size_t first_blocks = 8;          // blocks in a pool's first chunk
-    std::size_t max_chunk = 64 << 10;      // a pool's chunks double up to this many bytes
+    std::size_t max_block = 4096;          ///< the largest size class; larger requests go to the upstream
+    std::size_t classes_per_doubling = 1;  ///< 1 (powers of two), 2 or 4
+    std::size_t first_blocks = 8;          ///< blocks in a pool's first chunk
+    std::size_t max_chunk = 64 << 10;      ///< a pool's chunks double up to this many bytes
 };
 
 class synchronized_multipool_resource;
 
+/// Pools of fixed-size blocks, one per size class, replenished by chunks from an upstream resource; larger
+/// requests go to the upstream. This header's opening comment (relo/multipool_resource.hpp) says how the
+/// classes are made and what the hardened checks catch. Not thread-safe (synchronized_multipool_resource
+/// is).
 class multipool_resource final : public detail::resource_base<multipool_resource> {
 public:
     /// What one pool holds (introspection).
     struct pool_stats {
-        std::size_t block_size;
-        std::size_t blocks_in_use;  // handed out and not given back
-        std::size_t chunks;
-        std::size_t bytes_held;     // its chunks, from the upstream
+        std::size_t block_size;     ///< its size class, in bytes
+        std::size_t blocks_in_use;  ///< handed out and not given back
+        std::size_t chunks;         ///< its chunks
+        std::size_t bytes_held;     ///< its chunks, from the upstream
     };
 
+    /// With the default options (multipool_options), chunks from `upstream`. Allocates nothing.
     explicit multipool_resource(std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
         : multipool_resource(multipool_options{}, upstream) {}
     /// Throws std::invalid_argument for options outside their ranges (max_block from 8 to 1 MiB,
@@ -237,8 +242,10 @@ public:
 
     // ---- Introspection.
 
+    /// The number of size classes, one pool each (stats() takes an index below it).
     std::size_t pool_count() const noexcept { return pool_count_; }
-    /// O(chunks): the chunks are counted, not kept per pool.
+    /// What pool `index` holds (index < pool_count()). O(chunks): the chunks are counted, not kept per
+    /// pool.
     pool_stats stats(std::size_t index) const noexcept {
         const pool& p = pools_[index];
         pool_stats s{p.size, p.in_use, 0, 0};
@@ -265,7 +272,9 @@ public:
     }
     /// Blocks passed through to the upstream and not given back.
     std::size_t upstream_blocks() const noexcept { return upstream_count_; }
+    /// The options the resource was made with.
     const multipool_options& options() const noexcept { return options_; }
+    /// Where the chunks and the larger blocks come from.
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
 private:

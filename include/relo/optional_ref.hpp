@@ -34,33 +34,46 @@ using optional_ref = std::optional<T&>;
 template <class T>
 class optional_ref {
 public:
+    /// The type referred to.
     using value_type = T;
 
+    /// An empty optional_ref.
+    ///@{
     constexpr optional_ref() noexcept = default;
     constexpr optional_ref(std::nullopt_t) noexcept {}
+    ///@}
     /// Refers to `target` (an lvalue: a temporary cannot be referred to).
     template <class U, std::enable_if_t<std::is_lvalue_reference_v<U&&> &&
                                             std::is_convertible_v<std::remove_reference_t<U>*, T*>,
                                         int> = 0>
     constexpr optional_ref(U&& target) noexcept : target_(std::addressof(target)) {}
 
+    /// Whether it refers to an object. Never throws.
+    ///@{
     constexpr bool has_value() const noexcept { return target_ != nullptr; }
     constexpr explicit operator bool() const noexcept { return has_value(); }
+    ///@}
 
-    /// Precondition: has_value().
+    /// The object referred to (precondition: has_value()). Never throws.
+    ///@{
     constexpr T& operator*() const noexcept { return *target_; }
     constexpr T* operator->() const noexcept { return target_; }
+    ///@}
+    /// The object referred to; throws std::bad_optional_access when empty.
     constexpr T& value() const {
         if (target_ == nullptr) detail::throw_bad_optional_access();
         return *target_;
     }
+    /// A copy of the object referred to, or fallback converted to T when empty.
     template <class U>
     constexpr std::remove_cv_t<T> value_or(U&& fallback) const {
         return target_ != nullptr ? *target_ : static_cast<std::remove_cv_t<T>>(std::forward<U>(fallback));
     }
 
+    /// Makes it empty (the object referred to is untouched). Never throws.
     constexpr void reset() noexcept { target_ = nullptr; }
 
+    /// Comparison with std::nullopt: equal when empty (before C++20, also the reversed and != forms).
     friend constexpr bool operator==(const optional_ref& o, std::nullopt_t) noexcept { return !o.has_value(); }
 #if !(defined(__cpp_impl_three_way_comparison) && __cplusplus >= 202002L)
     friend constexpr bool operator==(std::nullopt_t, const optional_ref& o) noexcept { return !o.has_value(); }

@@ -83,7 +83,9 @@ struct page_allocator_policy {
 /// policy where a huge page's first touch is cheap, and slower than std::vector where it is cold; measure
 /// before choosing it (docs/measurements/thresholds.md).
 struct large_block_policy : page_allocator_policy {
+    /// For trivially relocatable T: large blocks from 2 MiB (other T: page_allocator_policy's threshold).
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{2} << 20;
+    /// Large blocks committing at least 2 MiB use transparent huge pages.
     static constexpr std::size_t huge_page_threshold = std::size_t{2} << 20;
 };
 
@@ -227,9 +229,15 @@ constexpr std::size_t mapping_threshold_of() noexcept {
 
 }  // namespace detail
 
+/// relo's default allocator: malloc for small blocks, reserved mappings that grow in place for large
+/// ones (which are which: this header's opening comment), with the expansion protocol's allocate_at_least,
+/// try_expand and reallocate (docs/expansion_protocol.md). Stateless; every instance is equal.
 template <class T, class Policy = page_allocator_policy>
 class page_allocator {
 public:
+    /// The standard allocator's member types: it propagates on move assignment and swap, not on copy
+    /// assignment, and instances are always equal.
+    ///@{
     using value_type = T;
     using size_type = std::size_t;
     using difference_type = std::ptrdiff_t;
@@ -237,15 +245,20 @@ public:
     using propagate_on_container_move_assignment = std::true_type;
     using propagate_on_container_swap = std::true_type;
     using is_always_equal = std::true_type;
+    ///@}
 
+    /// The allocator of U with the same policy.
     template <class U>
     struct rebind {
-        using other = page_allocator<U, Policy>;
+        using other = page_allocator<U, Policy>;  ///< `page_allocator<U, Policy>`
     };
 
+    /// Stateless: nothing to construct or copy; never throws.
+    ///@{
     constexpr page_allocator() noexcept = default;
     template <class U>
     constexpr page_allocator(const page_allocator<U, Policy>&) noexcept {}
+    ///@}
     /// From std::allocator (both are stateless): code ported from std::vector that passes
     /// std::allocator<T>() to a constructor compiles unchanged.
     template <class U>
@@ -254,6 +267,7 @@ public:
     /// Blocks of at least this many bytes are large blocks (reserved mappings); smaller ones come from malloc.
     static constexpr std::size_t mapping_threshold() noexcept { return detail::mapping_threshold_of<T, Policy>(); }
 
+    /// The most objects of T a block can hold: PTRDIFF_MAX / sizeof(T).
     static constexpr size_type max_size() noexcept {
         return static_cast<size_type>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(T);
     }
@@ -271,6 +285,8 @@ public:
         return {static_cast<T*>(block.ptr), count > n ? count : n};
     }
 
+    /// Gives back the block at p. n is the count allocate() was asked for, or, for allocate_at_least(), any
+    /// count from the one asked for to the one returned. Never throws.
     RELO_CONSTEXPR20 void deallocate(T* p, size_type n) noexcept {
         if (detail::is_constant_evaluated()) {
             std::allocator<T>{}.deallocate(p, n);

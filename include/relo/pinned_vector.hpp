@@ -9,8 +9,8 @@
 // The interface is relo::vector's (std::vector's, with the C++23 range members and relo's extras), and
 // every std::vector constructor has a counterpart taking relo::max_capacity and a capacity (in elements)
 // first. The operations every relo vector shares (access, push_back, insert, erase, resize, assign,
-// comparison: detail::sequence_ops) have relo::vector's contracts (relo/vector.hpp, "The operations every
-// relo vector shares"), with the differences below; the members of its own state theirs in the class.
+// comparison: detail::sequence_ops) have the contracts on their members in detail/sequence.hpp, with the
+// differences below; the members of its own state theirs in the class.
 // What differs:
 //   * max_size() is the reservation: growing beyond it throws std::length_error (the vector unchanged);
 //     capacity() is what is committed. Committing fails with std::bad_alloc (the vector unchanged); a
@@ -99,6 +99,9 @@ inline std::size_t reservation_cache_count() noexcept {
 /// Unmaps the calling thread's cached reservations.
 inline void trim_reservation_cache() noexcept { (void)detail::reservation_thread_cache::trim(); }
 
+/// A vector that reserves a range of address space once and commits pages as it grows, so that its
+/// elements never move: this header's opening comment (relo/pinned_vector.hpp) says where it differs
+/// from the other relo vectors, whose shared operations are documented on detail::sequence_ops.
 template <class T, class CommitPolicy = geometric_commit>
 class pinned_vector : public detail::sequence_ops<pinned_vector<T, CommitPolicy>, T, std::allocator<T>> {
     using base = detail::sequence_ops<pinned_vector<T, CommitPolicy>, T, std::allocator<T>>;
@@ -108,6 +111,7 @@ class pinned_vector : public detail::sequence_ops<pinned_vector<T, CommitPolicy>
 public:
     using typename base::difference_type;
     using typename base::size_type;
+    /// The commit policy (relo/commit_policy.hpp): how far ahead pages of the reservation are committed.
     using commit_policy = CommitPolicy;
 
 private:
@@ -122,15 +126,15 @@ public:
     static constexpr std::size_t default_reservation = std::size_t{1} << (sizeof(void*) >= 8 ? 32 : 28);
 
     // ---------------------------------------------------------------------------------------------------
-    // Construction. A constructor without relo::max_capacity reserves default_reservation bytes (more if
-    // its elements need more); with it, room for exactly `capacity` elements (rounded up to whole pages).
-    // Reserving is one mmap, O(1): it throws std::bad_alloc (whose what() names the size and the limits
-    // that refuse it) when the system refuses, std::length_error when capacity * sizeof(T) overflows. pinned_vector() and (max_capacity, capacity) commit nothing, but
-    // for the pages a reservation taken from the thread's reservation cache (above) kept committed: then
-    // capacity() starts above 0, and no system call is made.
-    // The constructors with elements are O(n): they commit what the elements need, once; they throw what
-    // constructing T throws, and std::length_error when the elements exceed the reservation; nothing leaks.
+    // Construction.
 
+    /// An empty vector. Reserves default_reservation bytes, or, with relo::max_capacity, room for exactly
+    /// `capacity` elements (rounded up to whole pages). Reserving is one mmap, O(1): it throws
+    /// std::bad_alloc (whose what() names the size and the limits that refuse it) when the system refuses,
+    /// std::length_error when capacity * sizeof(T) overflows. Commits nothing, but for the pages a
+    /// reservation taken from the thread's reservation cache (relo::reservation_cache_limit()) kept
+    /// committed: then capacity() starts above 0, and no system call is made.
+    ///@{
     pinned_vector() {
         reserve_default(0);
         annotate_unused_capacity();
@@ -139,6 +143,15 @@ public:
         reserve_elements(capacity);
         annotate_unused_capacity();
     }
+    ///@}
+
+    /// A vector of n value-initialized elements, of n copies of value, or of a range's elements, in a
+    /// reservation made as by the constructors above: default_reservation bytes, more if the elements
+    /// need more and their number is known (a count, a forward range); with relo::max_capacity, room for
+    /// `capacity` elements. O(n): commits what the elements need, once. Throws as reserving does, what
+    /// constructing T throws, and std::length_error when the elements exceed the reservation; nothing
+    /// leaks.
+    ///@{
 
     explicit pinned_vector(size_type n) : pinned_vector(without_reservation) {
         reserve_default(n);
@@ -182,6 +195,7 @@ public:
         build_from_range(std::ranges::begin(range), std::ranges::end(range));
     }
 #endif
+    ///@}
 
     /// O(n): a new reservation of other's size, holding copies of its elements.
     pinned_vector(const pinned_vector& other) : pinned_vector(without_reservation) {
@@ -192,17 +206,18 @@ public:
     /// follow them; other is left empty without a reservation (it reserves the default again if it grows).
     pinned_vector(pinned_vector&& other) noexcept { steal(other); }
 
+    /// Destroys the elements, O(n), and unmaps the reservation or leaves it to the thread's reservation
+    /// cache.
     ~pinned_vector() {
         const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
         release_all();
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Assignment. Copying is O(n) and keeps this reservation when other's elements fit in it, else copies
-    // into a new one of other's size (strong). Moving is O(size()), never throws: it destroys this
-    // vector's elements and takes other's reservation. The destructor destroys the elements, O(n), and
-    // unmaps the reservation or leaves it to the thread's reservation cache.
+    // Assignment.
 
+    /// O(n): keeps this reservation when other's elements fit in it (assign()'s contract), else copies
+    /// them into a new reservation of other's size (strong).
     pinned_vector& operator=(const pinned_vector& other) {
         if (this == std::addressof(other)) return *this;
         if (other.size() > this->max_size()) {
@@ -213,6 +228,8 @@ public:
         }
         return *this;
     }
+    /// O(size()), never throws: destroys this vector's elements, gives its reservation back (as the
+    /// destructor does) and takes other's, which is left empty without one.
     pinned_vector& operator=(pinned_vector&& other) noexcept {
         if (this != std::addressof(other)) {
             const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
@@ -221,6 +238,7 @@ public:
         }
         return *this;
     }
+    /// assign(list).
     pinned_vector& operator=(std::initializer_list<T> list) {
         this->assign(list);
         return *this;

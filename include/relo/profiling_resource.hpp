@@ -57,22 +57,22 @@ RELO_ABI_NAMESPACE_BEGIN
 
 /// What a profiling_resource recorded (relo::profiling_resource::profile()).
 struct allocation_profile {
-    static constexpr std::size_t size_buckets = 24;       // [0, 2), [2, 4), ... [2^22, 2^23), then larger
-    static constexpr std::size_t lifetime_buckets = 24;   // in allocations: 0, [1, 2), [2, 4), ..., then longer
-    static constexpr std::size_t alignment_buckets = 14;  // 1, 2, 4, ... 4096, then larger
+    static constexpr std::size_t size_buckets = 24;       ///< [0, 2), [2, 4), ... [2^22, 2^23), then larger
+    static constexpr std::size_t lifetime_buckets = 24;   ///< in allocations: 0, [1, 2), [2, 4), ..., then longer
+    static constexpr std::size_t alignment_buckets = 14;  ///< 1, 2, 4, ... 4096, then larger
 
-    std::uint64_t allocations = 0;
-    std::uint64_t deallocations = 0;
-    std::uint64_t total_bytes = 0;          // allocated in all
-    std::uint64_t bytes_in_use = 0;         // when the profile was taken
-    std::uint64_t peak_bytes_in_use = 0;
-    std::uint64_t reused = 0;               // allocations of a size the same thread had freed and not yet reused
-    std::uint64_t threads = 0;              // threads that allocated or deallocated
-    std::uint64_t cross_thread_frees = 0;   // blocks freed by another thread than the allocating one
-    std::uint64_t largest_allocation = 0;   // bytes of the largest block asked for
-    std::uint64_t sizes[size_buckets] = {};
-    std::uint64_t alignments[alignment_buckets] = {};
-    std::uint64_t lifetimes[lifetime_buckets] = {};  // of the blocks deallocated
+    std::uint64_t allocations = 0;          ///< blocks allocated
+    std::uint64_t deallocations = 0;        ///< blocks deallocated
+    std::uint64_t total_bytes = 0;          ///< allocated in all
+    std::uint64_t bytes_in_use = 0;         ///< when the profile was taken
+    std::uint64_t peak_bytes_in_use = 0;    ///< the most bytes in use at once
+    std::uint64_t reused = 0;               ///< allocations of a size the same thread had freed and not yet reused
+    std::uint64_t threads = 0;              ///< threads that allocated or deallocated
+    std::uint64_t cross_thread_frees = 0;   ///< blocks freed by another thread than the allocating one
+    std::uint64_t largest_allocation = 0;   ///< bytes of the largest block asked for
+    std::uint64_t sizes[size_buckets] = {};            ///< allocations by size (the buckets: size_buckets)
+    std::uint64_t alignments[alignment_buckets] = {};  ///< allocations by alignment (alignment_buckets)
+    std::uint64_t lifetimes[lifetime_buckets] = {};    ///< blocks deallocated, by lifetime (lifetime_buckets)
 
     /// Blocks still live (allocated, not yet deallocated).
     std::uint64_t live_blocks() const noexcept { return allocations - deallocations; }
@@ -208,8 +208,13 @@ inline std::uint64_t new_profiling_thread_serial() noexcept {
 
 }  // namespace detail
 
+/// A memory resource over any upstream that records how a program allocates (allocation_profile), cheaply
+/// enough to leave on in a test run; thread-safe. What it records and what that costs: this header's
+/// opening comment (relo/profiling_resource.hpp).
 class profiling_resource final : public detail::resource_base<profiling_resource> {
 public:
+    /// Records the blocks of `upstream` (the global heap's new_delete_resource() by default). Allocates
+    /// nothing; never throws.
     explicit profiling_resource(std::pmr::memory_resource* upstream = std::pmr::new_delete_resource()) noexcept
         : upstream_(upstream), id_(detail::profiling_resource_ids().fetch_add(1, std::memory_order_relaxed) + 1) {}
     profiling_resource(const profiling_resource&) = delete;
@@ -282,6 +287,7 @@ public:
         return p;
     }
 
+    /// Where the blocks come from.
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
 private:
@@ -348,11 +354,11 @@ private:
 
 /// relo's strategies, as relo::recommend names them.
 enum class allocation_strategy {
-    global_allocator,          // std::allocator / new_delete_resource(): nothing to gain
-    monotonic,                 // relo::monotonic_resource: blocks die together
-    multipool,                 // relo::multipool_resource: few sizes, blocks freed and reused
-    multipool_over_monotonic,  // a multipool whose upstream is a monotonic_resource
-    synchronized_multipool,    // relo::synchronized_multipool_resource: several threads
+    global_allocator,          ///< std::allocator / new_delete_resource(): nothing to gain
+    monotonic,                 ///< relo::monotonic_resource: blocks die together
+    multipool,                 ///< relo::multipool_resource: few sizes, blocks freed and reused
+    multipool_over_monotonic,  ///< a multipool whose upstream is a monotonic_resource
+    synchronized_multipool,    ///< relo::synchronized_multipool_resource: several threads
 };
 
 inline const char* to_string(allocation_strategy s) noexcept {
@@ -368,22 +374,24 @@ inline const char* to_string(allocation_strategy s) noexcept {
 
 /// What relo::recommend says, and why.
 struct allocation_recommendation {
-    allocation_strategy strategy;
-    std::string why;        // the profile's numbers that decided it
-    std::string resembles;  // the measured workload it is closest to (P0089's benchmarks, the suite's families)
+    allocation_strategy strategy;  ///< the strategy that fits
+    std::string why;               ///< the profile's numbers that decided it
+    std::string resembles;         ///< the measured workload it is closest to (P0089's benchmarks, the suite's families)
 
+    /// One line: `use STRATEGY: WHY (as RESEMBLES)`, the strategy named by to_string().
     std::string text() const { return std::string("use ") + to_string(strategy) + ": " + why + " (as " + resembles + ")"; }
 };
 
 /// The thresholds of relo::recommend, each chosen from the benchmark suite's measurements
 /// (docs/measurements/p0089_benchmarks.md, "Choosing a strategy from a profile").
 struct recommendation_thresholds {
-    std::uint64_t few_allocations = 8;     // at most this many: a local resource costs more than it saves
-    std::uint64_t dominant_block = std::uint64_t{1} << 20;  // a block at least this large that holds
-    double dominant_share = 0.25;                           // at least this share of the peak: a table that
-                                                            // grows; the global allocator
-    double monotonic_peak_to_total = 0.5;  // peak ÷ total at least this: a monotonic resource wastes at most half
-    double multipool_reuse = 0.25;         // below the peak ratio, reuse at least this: pools pay
+    std::uint64_t few_allocations = 8;     ///< at most this many: a local resource costs more than it saves
+    /// A block at least this large that holds at least dominant_share of the peak is a table that grows:
+    /// the global allocator.
+    std::uint64_t dominant_block = std::uint64_t{1} << 20;
+    double dominant_share = 0.25;          ///< the share of the peak that makes such a block dominant
+    double monotonic_peak_to_total = 0.5;  ///< peak ÷ total at least this: a monotonic resource wastes at most half
+    double multipool_reuse = 0.25;         ///< below the peak ratio, reuse at least this: pools pay
 };
 
 /// Which of relo's strategies fits the profile, with the reasons.

@@ -37,26 +37,38 @@
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 
+/// A standard allocator bound at compile time to a concrete memory resource, which it calls directly:
+/// this header's opening comment (relo/resource_allocator.hpp) says how it compares with
+/// std::pmr::polymorphic_allocator.
 template <class T, class Resource>
 class resource_allocator {
 public:
+    /// The element type.
     using value_type = T;
+    /// The resource's type.
     using resource_type = Resource;
+    /// Containers never propagate it on assignment or swap; copies are equal when they refer to the same
+    /// resource.
+    ///@{
     using propagate_on_container_copy_assignment = std::false_type;
     using propagate_on_container_move_assignment = std::false_type;
     using propagate_on_container_swap = std::false_type;
     using is_always_equal = std::false_type;
+    ///@}
 
     /// Allocates from *resource, which must outlive every allocation.
     resource_allocator(Resource* resource) noexcept : resource_(resource) {}  // (implicit, as polymorphic_allocator's)
+    /// The allocator of T on other's resource.
     template <class U>
     resource_allocator(const resource_allocator<U, Resource>& other) noexcept : resource_(other.resource()) {}
 
+    /// The resource it allocates from.
     Resource* resource() const noexcept { return resource_; }
 
     /// Room for n objects of T. Throws std::bad_array_new_length if n > max_size(), else what the
     /// resource throws.
     [[nodiscard]] T* allocate(std::size_t n) { return allocate_object<T>(n); }
+    /// Gives back p, from allocate(n) of an equal allocator, to the resource. Never throws.
     void deallocate(T* p, std::size_t n) noexcept { deallocate_object(p, n); }
 
     /// nbytes bytes aligned to alignment (a power of two), straight from the resource. std::bad_alloc, before
@@ -66,6 +78,7 @@ public:
         detail::check_block_size(nbytes, alignment);  // (whatever the resource's arithmetic does with it)
         return resource_->allocate(nbytes, alignment);
     }
+    /// Gives back p, from allocate_bytes(nbytes, alignment), to the resource. Never throws.
     void deallocate_bytes(void* p, std::size_t nbytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
         resource_->deallocate(p, nbytes, alignment);
     }
@@ -77,6 +90,7 @@ public:
         if (n > (detail::max_block_bytes - alignof(U)) / sizeof(U)) detail::throw_bad_array_new_length();
         return static_cast<U*>(resource_->allocate(n * sizeof(U), alignof(U)));
     }
+    /// Gives back p, from `allocate_object<U>(n)`, to the resource (not destroying anything). Never throws.
     template <class U>
     void deallocate_object(U* p, std::size_t n = 1) noexcept {
         resource_->deallocate(p, n * sizeof(U), alignof(U));
@@ -94,7 +108,7 @@ public:
         }
         return p;
     }
-    /// Destroys *p and gives its memory back (p from new_object<U> of an equal allocator).
+    /// Destroys *p and gives its memory back (p from `new_object<U>` of an equal allocator).
     template <class U>
     void delete_object(U* p) noexcept {
         p->~U();
@@ -110,14 +124,17 @@ public:
         return resource_->try_expand(p, old_n * sizeof(T), new_n * sizeof(T), alignof(T));
     }
 
+    /// The most objects of T one allocation may ask for (detail::max_block_bytes, less T's alignment).
     std::size_t max_size() const noexcept { return (detail::max_block_bytes - alignof(T)) / sizeof(T); }
 
+    /// A copy of this allocator: a container's copy allocates from the same resource.
     resource_allocator select_on_container_copy_construction() const noexcept { return *this; }
 
 private:
     Resource* resource_;
 };
 
+/// Whether a and b allocate from the same resource (and != its negation).
 template <class T, class U, class Resource>
 bool operator==(const resource_allocator<T, Resource>& a, const resource_allocator<U, Resource>& b) noexcept {
     return a.resource() == b.resource();

@@ -62,6 +62,7 @@ inline std::pmr::memory_resource* current_resource() noexcept {
 /// again. Not copyable or movable (a scope is where it was made).
 class resource_scope {
 public:
+    /// Makes resource (not null: pre) the calling thread's current resource. Never throws.
     explicit resource_scope(std::pmr::memory_resource* resource) noexcept
         : previous_(detail::scoped_resource()), resource_(resource) {
         RELO_EXPECTS_MSG(resource != nullptr, "relo::resource_scope: the resource is null");
@@ -69,6 +70,8 @@ public:
     }
     resource_scope(const resource_scope&) = delete;
     resource_scope& operator=(const resource_scope&) = delete;
+    /// Makes the previous resource current again (pre: scopes end in the reverse order of their
+    /// construction, in the thread that made them).
     ~resource_scope() {
         RELO_EXPECTS_MSG(detail::scoped_resource() == resource_,
                          "relo::resource_scope: scopes must end in the reverse order of their construction, "
@@ -76,6 +79,7 @@ public:
         detail::scoped_resource() = previous_;
     }
 
+    /// The scope's resource.
     std::pmr::memory_resource* resource() const noexcept { return resource_; }
 
 private:
@@ -88,15 +92,23 @@ private:
 template <class T>
 class current_resource_allocator {
 public:
+    /// The element type.
     using value_type = T;
+    /// It propagates on move assignment, not on copy assignment or swap; all instances are interchangeable
+    /// (each block names its resource): always equal.
+    ///@{
     using propagate_on_container_copy_assignment = std::false_type;
     using propagate_on_container_move_assignment = std::true_type;
     using propagate_on_container_swap = std::false_type;
     using is_always_equal = std::true_type;
+    ///@}
 
+    /// Stateless: nothing to construct or copy; never throws.
+    ///@{
     current_resource_allocator() noexcept = default;
     template <class U>
     current_resource_allocator(const current_resource_allocator<U>&) noexcept {}
+    ///@}
 
     /// Room for n objects of T from the current resource. Throws std::bad_array_new_length if n is beyond
     /// max_size(), else what the resource throws.
@@ -114,6 +126,8 @@ public:
         h.resource->deallocate(block - header_offset(), n * sizeof(T) + header_offset(), block_alignment());
     }
 
+    /// The most objects of T one allocation may ask for (detail::max_block_bytes, less the header and the
+    /// alignment).
     static constexpr std::size_t max_size() noexcept {
         return (detail::max_block_bytes - header_offset() - block_alignment()) / sizeof(T);
     }
@@ -134,6 +148,7 @@ private:
     }
 };
 
+/// Always equal (and != always false): a block goes back to its own resource whichever instance frees it.
 template <class T, class U>
 bool operator==(const current_resource_allocator<T>&, const current_resource_allocator<U>&) noexcept {
     return true;

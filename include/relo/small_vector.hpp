@@ -21,8 +21,8 @@
 // Invalidation otherwise as std::vector: growth invalidates everything, insert/erase from the position on.
 //
 // The operations every relo vector shares (access, push_back, insert, erase, resize, assign, comparison:
-// detail::sequence_ops) have relo::vector's contracts (relo/vector.hpp, "The operations every relo
-// vector shares"): "grows" is leaving the inline slots or the heap block, and data() is never null. The
+// detail::sequence_ops) have the contracts on their members in detail/sequence.hpp: "grows" is leaving
+// the inline slots or the heap block, and data() is never null. The
 // members of its own, and those that differ, state their contracts in the classes below.
 // Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SMALL_VECTOR_HPP
@@ -110,6 +110,7 @@ class small_vector_base : public detail::sequence_ops<small_vector_base<T, Alloc
 public:
     using typename base::allocator_type;
     using typename base::size_type;
+    /// The growth policy (relo/growth.hpp): by how much the capacity grows when the vector is full.
     using growth_policy = Growth;
     /// Not trivially relocatable: while the elements are inline, the object points at its own slots.
     using relo_trivially_relocatable = std::false_type;
@@ -122,9 +123,10 @@ public:
         return *this;
     }
 
-    /// Move assignment: takes over other's heap block when the allocators allow, otherwise relocates
-    /// other's elements (other is left empty). Throws only if a heap block is needed here (other's
-    /// elements do not fit and its block cannot be taken over) or moving an element throws.
+    /// Move assignment: destroys this vector's elements, then takes over other's heap block when the
+    /// allocators allow (O(1)), otherwise relocates other's elements (O(other.size())); other is left
+    /// empty. Throws only if a heap block is needed here (other's elements do not fit and its block cannot
+    /// be taken over) or moving an element throws.
     small_vector_base& operator=(small_vector_base&& other) {
         if (this == std::addressof(other)) return *this;
         const typename base::capacity_guard open_this(*this, base::whole_capacity), open_other(other, base::whole_capacity);
@@ -138,11 +140,13 @@ public:
         return *this;
     }
 
+    /// assign(list).
     small_vector_base& operator=(std::initializer_list<T> list) {
         this->assign(list);
         return *this;
     }
 
+    /// A copy of the allocator. Never throws.
     allocator_type get_allocator() const noexcept { return allocator(); }
 
     /// The number of elements held without allocating (N). O(1), never throws.
@@ -201,9 +205,12 @@ public:
     }
 
 protected:
+    /// For small_vector's constructors: an empty vector whose storage is the `inline_capacity` slots that
+    /// follow this base in the object. Never throws.
     small_vector_base(size_type inline_capacity, const Allocator& alloc) noexcept : storage_(alloc) {
         init(inline_capacity);
     }
+    /// The same, the allocator moved in.
     small_vector_base(size_type inline_capacity, Allocator&& alloc) noexcept : storage_(std::move(alloc)) {
         init(inline_capacity);
     }
@@ -399,6 +406,10 @@ private:
     }
 };
 
+/// A vector that keeps up to N elements inside the object (N at most 65535; by default as many as make
+/// the object about 64 bytes, at least one) and moves them to the heap beyond: where it differs from
+/// relo::vector is this header's opening comment (relo/small_vector.hpp). Every member but the
+/// constructors and assignments is small_vector_base's, which does not depend on N.
 template <class T, std::size_t N = detail::default_small_capacity<T>, class Allocator = default_allocator<T>,
           class Growth = growth_2>
 class small_vector : public small_vector_base<T, Allocator, Growth> {
@@ -409,19 +420,21 @@ class small_vector : public small_vector_base<T, Allocator, Growth> {
 
 public:
     using typename base::size_type;
+    /// N: how many elements the object holds without allocating.
     static constexpr size_type inline_capacity_v = N;
 
     // ---------------------------------------------------------------------------------------------------
-    // Construction, as relo::vector's (relo/vector.hpp), but nothing is allocated while the elements fit
-    // inline. The move constructor is O(1) when other is on the heap, else O(n) (it relocates the inline
-    // elements, so iterators into other do not follow them, unlike std::vector's); it never throws when T
-    // relocates without throwing (then it is noexcept). Move assignment is the same, and noexcept when
-    // also the allocator propagates or is always equal. From a small_vector_base of another N, a heap
-    // block may be needed here (allocation may throw).
+    // Construction.
 
+    /// An empty small vector, its storage the inline slots: allocates nothing, and throws nothing but what
+    /// the allocator's default constructor throws.
     template <class A = Allocator, std::enable_if_t<std::is_default_constructible_v<A>, int> = 0>
     small_vector() noexcept(std::is_nothrow_default_constructible_v<A>) : small_vector(Allocator()) {}
+    /// An empty small vector that will allocate with alloc: allocates nothing, never throws.
     explicit small_vector(const Allocator& alloc) noexcept : base(N, alloc) { check_layout(); }
+    /// The contracts of relo::vector's constructors of the same arguments (n value-initialized elements, n
+    /// copies of value, a range's elements), but nothing is allocated while the elements fit inline.
+    ///@{
     explicit small_vector(size_type n, const Allocator& alloc = Allocator()) : small_vector(alloc) {
         guarded([&] { this->construct_value_initialized(n); });
     }
@@ -441,37 +454,51 @@ public:
         guarded([&] { this->construct_from_range(std::ranges::begin(range), std::ranges::end(range)); });
     }
 #endif
+    ///@}
 
+    /// A copy of other's elements, with select_on_container_copy_construction(other.get_allocator()):
+    /// relo::vector's copy constructor's contract, but nothing is allocated while the elements fit inline.
     small_vector(const small_vector& other)
         : small_vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
         guarded([&] { this->construct_from_range(other.begin(), other.end()); });
     }
-    /// A copy of a small vector of any inline capacity.
+    /// The same from a small vector of any inline capacity.
     explicit small_vector(const base& other)
         : small_vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
         guarded([&] { this->construct_from_range(other.begin(), other.end()); });
     }
+    /// The same with alloc.
     small_vector(const small_vector& other, const std::common_type_t<Allocator>& alloc) : small_vector(alloc) {
         guarded([&] { this->construct_from_range(other.begin(), other.end()); });
     }
-    /// Takes other's heap block, or relocates its inline elements; other is left empty.
+    /// Takes other's heap block, O(1), or relocates its inline elements, O(n), so that iterators into
+    /// other do not follow them (unlike std::vector's); other is left empty. Never throws when T relocates
+    /// without throwing (it is then noexcept).
     small_vector(small_vector&& other) noexcept(detail::nothrow_relocate_v<Allocator, T>)
         : small_vector(other.allocator()) {
         this->take_elements(other);
     }
-    /// The same from a small vector of any inline capacity (which may need a heap block here).
+    /// The same from a small vector of any inline capacity, whose elements may need a heap block here
+    /// (allocation may throw).
     explicit small_vector(base&& other) : small_vector(Allocator(other.allocator())) {
         guarded([&] { this->take_elements(other); });
     }
+    /// With alloc: when alloc equals other's allocator, takes other's heap block, O(1), or relocates its
+    /// inline elements; otherwise moves (std::move_if_noexcept) the elements one by one into storage of
+    /// alloc, a heap block if they do not fit inline. other is left empty. Throws what allocating and
+    /// moving T throw; nothing leaks.
     small_vector(small_vector&& other, const std::common_type_t<Allocator>& alloc) : small_vector(alloc) {
         guarded([&] { this->take_elements(other); });
     }
 
+    /// Destroys the elements and frees the heap block, if any: O(n).
     ~small_vector() {
         const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
         this->release_all();
     }
 
+    /// Copy assignment, from a small vector of any inline capacity: small_vector_base's.
+    ///@{
     small_vector& operator=(const small_vector& other) {
         base::operator=(other);
         return *this;
@@ -480,16 +507,21 @@ public:
         base::operator=(other);
         return *this;
     }
+    ///@}
+    /// Move assignment: small_vector_base's, noexcept when T relocates without throwing and the allocator
+    /// propagates on move assignment or is always equal.
     small_vector& operator=(small_vector&& other) noexcept(
         detail::nothrow_relocate_v<Allocator, T> && (alloc_traits::propagate_on_container_move_assignment::value ||
                                                      alloc_traits::is_always_equal::value)) {
         base::operator=(std::move(other));
         return *this;
     }
+    /// Move assignment from a small vector of any inline capacity: small_vector_base's.
     small_vector& operator=(base&& other) {
         base::operator=(std::move(other));
         return *this;
     }
+    /// assign(list).
     small_vector& operator=(std::initializer_list<T> list) {
         this->assign(list);
         return *this;
@@ -522,7 +554,7 @@ small_vector(InputIt, InputIt, Alloc = Alloc())
                     detail::default_small_capacity<typename std::iterator_traits<InputIt>::value_type>, Alloc>;
 
 namespace pmr {
-/// relo::small_vector with a std::pmr::polymorphic_allocator (<memory_resource> needed where it is used,
+/// relo::small_vector with a std::pmr::polymorphic_allocator (`<memory_resource>` needed where it is used,
 /// as for relo::pmr::vector).
 template <class T, std::size_t N = detail::default_small_capacity<T>, class Growth = growth_2>
 using small_vector = relo::small_vector<T, N, std::pmr::polymorphic_allocator<T>, Growth>;

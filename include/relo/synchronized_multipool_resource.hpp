@@ -104,8 +104,16 @@ inline std::size_t thread_number() noexcept {
 
 }  // namespace detail
 
+/// A multipool resource that threads may share: per-thread bins, a depot per size class and locked shards
+/// (this header's opening comment, relo/synchronized_multipool_resource.hpp); everything else is
+/// multipool_resource's.
 class synchronized_multipool_resource final : public detail::resource_base<synchronized_multipool_resource> {
 public:
+    /// With the options (multipool_options' defaults in the first form), chunks from `upstream`, which must
+    /// be thread-safe. Makes the shards (a power of two, at least four and twice the hardware threads, at
+    /// most 64) and the depots. Throws std::invalid_argument for options outside their ranges (as
+    /// multipool_resource's constructor), std::bad_alloc when memory for the shards and depots is refused.
+    ///@{
     explicit synchronized_multipool_resource(std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
         : synchronized_multipool_resource(multipool_options{}, upstream) {}
     explicit synchronized_multipool_resource(const multipool_options& options,
@@ -126,6 +134,7 @@ public:
         }
         detail::add_fork_guard(at_fork_);  // (without the registry's mutex: the fork list's lock comes first)
     }
+    ///@}
 
     synchronized_multipool_resource(const synchronized_multipool_resource&) = delete;
     synchronized_multipool_resource& operator=(const synchronized_multipool_resource&) = delete;
@@ -203,7 +212,10 @@ public:
     // ---- Introspection (sums over the shards and the threads' bins; exact when no other thread allocates
     // or frees meanwhile).
 
+    /// The number of shards that make new blocks (the one that holds the upstream's blocks not counted).
     std::size_t shard_count() const noexcept { return shard_count_; }
+    /// Bytes handed out and not given back, as multipool_resource::bytes_in_use(): blocks at their class's
+    /// size, upstream blocks at theirs.
     std::size_t bytes_in_use() noexcept {
         std::size_t total = sum([](const multipool_resource& p) { return p.bytes_in_use(); });
         guard g(caches_lock_);
@@ -220,7 +232,9 @@ public:
         thread_bins* const own = i < class_table().pool_count_ ? own_bins() : nullptr;
         return own != nullptr ? own->bins[i].count.load(std::memory_order_relaxed) : 0;
     }
+    /// Bytes held from the upstream, as multipool_resource::upstream_bytes(), summed over the shards.
     std::size_t upstream_bytes() noexcept { return sum([](const multipool_resource& p) { return p.upstream_bytes(); }); }
+    /// The options the resource was made with.
     const multipool_options& options() const noexcept { return shards_[0].pool->options(); }
 
 private:

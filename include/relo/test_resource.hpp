@@ -59,29 +59,30 @@ RELO_ABI_NAMESPACE_BEGIN
 
 /// A block a test_resource handed out.
 struct test_resource_block {
-    void* address;
-    std::size_t bytes;
-    std::size_t alignment;
-    std::uint64_t serial;  // the n-th allocation of the resource, from 1
+    void* address;          ///< where it is
+    std::size_t bytes;      ///< its size, as allocated
+    std::size_t alignment;  ///< its alignment, as allocated
+    std::uint64_t serial;   ///< the n-th allocation of the resource, from 1
 };
 
 /// What went wrong with a block.
 enum class test_resource_problem_kind {
-    wrong_size,       // given back with another size than allocated
-    wrong_alignment,  // given back with another alignment than allocated
-    double_free,      // given back again
-    foreign_pointer,  // never handed out by this resource (or handed out and given back before it was
-                      // last handed out: then it is a double free of an older block)
-    leak,             // still in use when the resource died, or left behind by a failed run of exception_test
+    wrong_size,       ///< given back with another size than allocated
+    wrong_alignment,  ///< given back with another alignment than allocated
+    double_free,      ///< given back again
+    /// never handed out by this resource (or handed out and given back before it was last handed out:
+    /// then it is a double free of an older block)
+    foreign_pointer,
+    leak,             ///< still in use when the resource died, or left behind by a failed run of exception_test
 };
 
 /// A problem, with the call's and the block's details.
 struct test_resource_problem {
-    test_resource_problem_kind kind;
-    void* address;
-    std::size_t bytes;             // as the call gave it (a leak: the block's)
-    std::size_t alignment;         // as the call gave it (a leak: the block's)
-    test_resource_block block;     // the block as allocated (all zero for a foreign pointer)
+    test_resource_problem_kind kind;  ///< what went wrong
+    void* address;                    ///< the pointer given back (a leak: the block's)
+    std::size_t bytes;                ///< as the call gave it (a leak: the block's)
+    std::size_t alignment;            ///< as the call gave it (a leak: the block's)
+    test_resource_block block;        ///< the block as allocated (all zero for a foreign pointer)
 };
 
 /// The words of a problem kind ("double free", ...).
@@ -96,8 +97,12 @@ inline const char* to_string(test_resource_problem_kind kind) noexcept {
     return "problem";
 }
 
+/// A memory resource for tests, over any upstream: counts what a program allocates, fails on demand (the
+/// allocation limit, exception_test) and checks every block given back, reporting each problem; this
+/// header's opening comment (relo/test_resource.hpp) says what it checks. Thread-safe.
 class test_resource final : public detail::resource_base<test_resource> {
 public:
+    /// What set_reporter() installs: called with the resource and each problem it finds.
     using reporter = std::function<void(const test_resource&, const test_resource_problem&)>;
 
     /// Over `upstream` (the global heap by default), named `name` in reports (the string must outlive
@@ -105,6 +110,7 @@ public:
     explicit test_resource(std::pmr::memory_resource* upstream = std::pmr::new_delete_resource(),
                            const char* name = "relo::test_resource") noexcept
         : upstream_(upstream), name_(name) {}
+    /// Over the global heap, named `name` in reports (the string must outlive the resource).
     explicit test_resource(const char* name) noexcept : test_resource(std::pmr::new_delete_resource(), name) {}
 
     test_resource(const test_resource&) = delete;
@@ -176,13 +182,20 @@ public:
     }
 
     // ---- Counts (each read under the lock).
+    /// Blocks allocated and not given back.
     std::size_t blocks_in_use() const { return read(blocks_in_use_); }
+    /// Bytes of the blocks in use, as allocated.
     std::size_t bytes_in_use() const { return read(bytes_in_use_); }
+    /// The most blocks in use at once since the resource was made.
     std::size_t max_blocks_in_use() const { return read(max_blocks_in_use_); }
+    /// The most bytes in use at once since the resource was made.
     std::size_t max_bytes_in_use() const { return read(max_bytes_in_use_); }
     /// Blocks and bytes allocated since the resource was made.
+    ///@{
     std::size_t total_blocks() const { return static_cast<std::size_t>(read(serial_)); }
     std::size_t total_bytes() const { return read(total_bytes_); }
+    ///@}
+    /// Calls of deallocate(), a double free's and a foreign pointer's included.
     std::size_t deallocations() const { return read(deallocations_); }
     /// Allocations refused by the limit.
     std::size_t refused_allocations() const { return read(refused_); }
@@ -240,7 +253,9 @@ public:
         std::abort();
     }
 
+    /// The name reports give it.
     const char* name() const noexcept { return name_; }
+    /// Where the blocks come from.
     std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
 
     /// Reports a problem found outside the resource's own calls (relo::exception_test's leaks).
@@ -289,8 +304,8 @@ private:
 
 /// What relo::exception_test found.
 struct exception_test_result {
-    std::size_t failed_runs;   // runs that threw std::bad_alloc (the run that completed is not counted)
-    std::size_t leaky_runs;    // of those, runs that left blocks behind (each block reported as a leak)
+    std::size_t failed_runs;   ///< runs that threw std::bad_alloc (the run that completed is not counted)
+    std::size_t leaky_runs;    ///< of those, runs that left blocks behind (each block reported as a leak)
 };
 
 /// Runs f() with r's allocation limit at 0, 1, 2, ... until a run completes without std::bad_alloc; after

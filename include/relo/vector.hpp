@@ -24,8 +24,8 @@
 // Every member's contract (complexity, what it throws, what it invalidates, its exception guarantee) is
 // in the class below, with its declaration. The operations every relo vector shares (access, push_back,
 // insert, erase, resize, assign, comparison) are implemented once, in detail::sequence_ops; their
-// contracts are stated here, in "The operations every relo vector shares", and small_vector,
-// inplace_vector and pinned_vector say only where theirs differ.
+// contracts are stated on their members, in detail/sequence.hpp, and small_vector, inplace_vector and
+// pinned_vector say only where theirs differ.
 // Layer 5, containers (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_VECTOR_HPP
 #define RELO_VECTOR_HPP
@@ -54,6 +54,10 @@
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 
+/// A drop-in std::vector that grows without copying where it can: how, and where it differs from
+/// std::vector, is this header's opening comment (relo/vector.hpp). The operations it shares with the
+/// other relo vectors, and the words their contracts use (grows, strong, basic, pre), are documented on
+/// detail::sequence_ops.
 template <class T, class Allocator = default_allocator<T>, class Growth = growth_2>
 class vector : public detail::sequence_ops<vector<T, Allocator, Growth>, T, Allocator> {
     using base = detail::sequence_ops<vector<T, Allocator, Growth>, T, Allocator>;
@@ -65,23 +69,26 @@ public:
     using typename base::allocator_type;
     using typename base::difference_type;
     using typename base::size_type;
+    /// The growth policy (relo/growth.hpp): by how much the capacity grows when the vector is full.
     using growth_policy = Growth;
 
     // ---------------------------------------------------------------------------------------------------
-    // Construction. The default and allocator constructors allocate nothing and throw nothing (but what
-    // the allocator's default constructor throws). The others are O(n) (k for a range), throw what
-    // allocating and constructing T throw, and std::length_error beyond max_size(); nothing leaks. The
-    // copy constructor takes select_on_container_copy_construction's allocator. The move constructor is
-    // O(1) and noexcept, leaving `other` empty; with an allocator, it is O(1) when the allocators are
-    // equal and moves the elements one by one (O(n), may throw) otherwise.
+    // Construction.
 
     // (A template, so that it drops out for an allocator without a default constructor, and its noexcept
     // asks a trait instead of failing to compile.)
+    /// An empty vector: allocates nothing, and throws nothing but what the allocator's default constructor
+    /// throws.
     template <class A = Allocator, std::enable_if_t<std::is_default_constructible_v<A>, int> = 0>
     RELO_CONSTEXPR20 vector() noexcept(std::is_nothrow_default_constructible_v<A>) : vector(Allocator()) {}
+    /// An empty vector that will allocate with alloc: allocates nothing, never throws.
     RELO_CONSTEXPR20 explicit vector(const Allocator& alloc) noexcept : storage_(alloc) {}
 
-    /// n value-initialized elements.
+    /// A vector of n value-initialized elements (vector(n)), of n copies of value, or of the elements of a
+    /// range (an iterator pair, an initializer list, a C++23 range), allocating with alloc. O(n) (k for a
+    /// range). Throws what allocating and constructing T throw, and std::length_error beyond max_size();
+    /// nothing leaks.
+    ///@{
     RELO_CONSTEXPR20 explicit vector(size_type n, const Allocator& alloc = Allocator()) : vector(alloc) {
         this->construct_value_initialized(n);
     }
@@ -101,7 +108,12 @@ public:
         this->construct_from_range(std::ranges::begin(range), std::ranges::end(range));
     }
 #endif
+    ///@}
 
+    /// A copy of other's elements, allocating with alloc when it is given, else with
+    /// select_on_container_copy_construction(other.get_allocator()). O(n); throws what allocating and
+    /// copying T throw; nothing leaks.
+    ///@{
     RELO_CONSTEXPR20 vector(const vector& other)
         : vector(alloc_traits::select_on_container_copy_construction(other.get_allocator())) {
         this->construct_from_range(other.begin(), other.end());
@@ -109,9 +121,14 @@ public:
     RELO_CONSTEXPR20 vector(const vector& other, const std::common_type_t<Allocator>& alloc) : vector(alloc) {
         this->construct_from_range(other.begin(), other.end());
     }
+    ///@}
+    /// Takes other's storage and allocator: O(1), never throws; other is left empty.
     RELO_CONSTEXPR20 vector(vector&& other) noexcept : storage_(std::move(other.storage_.allocator())) {
         steal(other);
     }
+    /// With alloc: takes other's storage, O(1), when alloc equals other's allocator (or the allocator is
+    /// always equal), leaving other empty; otherwise moves the elements one by one, O(n), and may throw
+    /// what allocating and moving T throw.
     RELO_CONSTEXPR20 vector(vector&& other, const std::common_type_t<Allocator>& alloc) : vector(alloc) {
         if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
             steal(other);
@@ -120,22 +137,26 @@ public:
         }
     }
 
+    /// Destroys the elements and frees the storage: O(n).
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE ~vector() {  // (release_storage() says why always)
         const typename base::capacity_guard open(*this, base::whole_capacity, base::capacity_guard::on_close::leave_open);
         release_storage();
     }
 
     // ---------------------------------------------------------------------------------------------------
-    // Assignment, honouring propagate_on_container_copy/move_assignment. Copy assignment and the list's
-    // are assign()'s (below). Move assignment is O(1) and noexcept when the allocator propagates or is
-    // always equal (it then takes `other`'s storage, leaving it empty); otherwise, with unequal
-    // allocators, it moves the elements one by one, O(n), as assign().
+    // Assignment.
 
+    /// Replaces the contents with copies of other's elements: assign(first, last)'s contract. When
+    /// propagate_on_container_copy_assignment says so, other's allocator is copied first (and the storage
+    /// is freed first when the two allocators differ).
     RELO_CONSTEXPR20 vector& operator=(const vector& other) {
         this->copy_assign(other);
         return *this;
     }
 
+    /// Takes other's storage, O(1), leaving other empty, when the allocator propagates on move assignment
+    /// (it is then moved too), is always equal, or equals other's; noexcept in the first two cases.
+    /// Otherwise moves the elements one by one, O(n), as assign() does.
     RELO_CONSTEXPR20 vector& operator=(vector&& other) noexcept(
         alloc_traits::propagate_on_container_move_assignment::value || alloc_traits::is_always_equal::value) {
         if (this == std::addressof(other)) return *this;
@@ -153,11 +174,13 @@ public:
         return *this;
     }
 
+    /// assign(list).
     RELO_CONSTEXPR20 vector& operator=(std::initializer_list<T> list) {
         this->assign(list);
         return *this;
     }
 
+    /// A copy of the allocator. Never throws.
     RELO_CONSTEXPR20 allocator_type get_allocator() const noexcept { return allocator(); }
 
     /// Reduces capacity() to size() where the allocator can (non-binding, as std::vector's), O(n) at most.
@@ -185,35 +208,13 @@ public:
     }
 
     // ===================================================================================================
-    // The operations every relo vector shares (relo::vector, small_vector, inplace_vector, pinned_vector:
-    // one implementation, detail::sequence_ops; these contracts are theirs too, but where their headers
-    // say otherwise). Words used:
-    //   n = size(); k = the elements inserted, erased or in the range; d = the distance from pos to end().
-    //   grows: the elements no longer fit in capacity(). They then move to larger storage (or the block
-    //     grows in place), invalidating every iterator, pointer and reference (inplace_vector cannot grow:
-    //     it throws std::bad_alloc instead and changes nothing).
-    //   relocates without throwing: T is trivially relocatable (relo/relocation.hpp), or its move
-    //     constructor and destructor are noexcept.
-    //   strong: if an exception is thrown nothing changed (after a growing push_back the capacity may be
-    //     larger; the contents are the same). basic: valid, nothing leaks, the contents unspecified.
-    //   pre: a precondition, checked by an assertion in hardened builds (RELO_HARDENED,
-    //     _GLIBCXX_ASSERTIONS) and when NDEBUG is not defined; otherwise breaking it is undefined behaviour.
-    // A size beyond max_size() throws std::length_error, an allocator's failure std::bad_alloc; either way
-    // nothing changes. Iterators are contiguous, one pointer in a class (detail/iterator.hpp). Where relo departs from std::vector, in
-    // every relo vector: insertion anywhere is strong when elements relocate without throwing; insert's
-    // range may be the container's own elements; the extras try_/fast_/unchecked_push_back and
-    // safe_pop_back (docs/conformance.md lists every departure).
-
-    // Element access, O(1), invalidating nothing. at(i) throws std::out_of_range when i >= size();
-    // operator[](i) (pre: i < size()), front() and back() (pre: !empty()) throw nothing. data() may be null
-    // for an empty vector (never for a small_vector).
+    // The operations the four vectors share are documented on their members in detail/sequence.hpp.
     using base::at;
     using base::back;
     using base::data;
     using base::front;
     using base::operator[];
 
-    // Iterators, O(1), never throwing: begin, end, cbegin, cend, rbegin, rend, crbegin, crend.
     using base::begin;
     using base::cbegin;
     using base::cend;
@@ -223,27 +224,12 @@ public:
     using base::rbegin;
     using base::rend;
 
-    // Capacity. empty(), size(), capacity(), max_size(): O(1), never throwing.
-    // reserve(n): when n > capacity(), the capacity becomes exactly n (strong; invalidates everything);
-    // otherwise O(1) and nothing happens. Throws beyond max_size() and when allocation fails.
     using base::capacity;
     using base::empty;
     using base::max_size;
     using base::reserve;
     using base::size;
 
-    // Appending and removing at the end.
-    //   push_back(x), emplace_back(args...): amortized O(1); throws what constructing T throws, and when it
-    //     grows. Invalidates everything if it grows, else only end(). Strong when T relocates without
-    //     throwing or is copyable. The argument may be an element of the container, also when it grows.
-    //     emplace_back returns the new element.
-    //   try_push_back(x), try_emplace_back(args...): O(1), never grow. The new element as a
-    //     relo::optional_ref<T> (C++26's std::optional<T&> where the library has it), or an empty one, with
-    //     no effect (an rvalue argument untouched), when size() == capacity().
-    //   fast_push_back(x), fast_emplace_back(args...), unchecked_push_back(x), unchecked_emplace_back(args...):
-    //     O(1), no capacity check (pre: size() < capacity()); the unchecked_ names are C++26's.
-    //   pop_back(): O(1), never throws (pre: !empty()); invalidates the last element and end().
-    //   safe_pop_back(): pop_back that does nothing on an empty container.
     using base::emplace_back;
     using base::fast_emplace_back;
     using base::fast_push_back;
@@ -255,16 +241,6 @@ public:
     using base::unchecked_emplace_back;
     using base::unchecked_push_back;
 
-    // Insertion: insert(pos, x), emplace(pos, args...) O(d + 1); insert(pos, count, x) O(d + count);
-    // insert(pos, first, last), insert(pos, {...}), insert_range(pos, r) O(d + k) for forward ranges,
-    // O(n + k) for input ranges (appended, then rotated); each plus O(n) when it grows. Returns an iterator
-    // to the first inserted element. Throws what constructing or moving T throws, and when it grows.
-    // Invalidates everything if it grows, else from pos on. Strong when T relocates without throwing
-    // (std::vector's is basic in the middle), basic otherwise; input ranges: basic; at end(), as
-    // push_back. The value or range may be the container's own elements (std::vector forbids a range of
-    // them). The tail shifts by one memmove for trivially relocatable T, by move assignment otherwise
-    // (one operation per shifted element). append_range(r): O(k), plus O(n) when it grows; invalidates
-    // as push_back; strong for forward ranges.
     using base::emplace;
     using base::insert;
 #if RELO_HAS_RANGES
@@ -272,37 +248,15 @@ public:
     using base::insert_range;
 #endif
 
-    // Erasure and size changes.
-    //   erase(pos), erase(first, last): O(d); throws only what T's move assignment throws (never when T
-    //     relocates without throwing or that assignment is noexcept), then basic. Invalidates from the
-    //     first erased element on. Returns an iterator to the element after the erased ones.
-    //   clear(): O(n), never throws, invalidates everything; releases no memory.
-    //   resize(count), resize(count, x): O(|count - n|), plus O(n) when it grows. Throws what constructing
-    //     T throws, and when it grows (then strong). Growing invalidates everything; shrinking, the
-    //     removed elements and end(). x may be an element.
-    //   resize_for_overwrite(count): as resize(count), but the new elements are default-initialized: an int
-    //     keeps what the memory held (indeterminate: write before reading), O(1) past the growth for a
-    //     trivially default-constructible T; a class type is default-constructed. Through an allocator
-    //     with its own construct(), and in a constant expression, they are value-initialized.
-    //   The free functions erase(c, value) and erase_if(c, pred): O(n), basic; they return how many
-    //     elements were removed and invalidate from the first removed one on.
     using base::clear;
     using base::erase;
     using base::resize;
     using base::resize_for_overwrite;
 
-    // Assignment of new contents: assign(count, x), assign(first, last), assign({...}), assign_range(r).
-    // O(n + count). Throws what constructing or assigning T throws, and when it grows; invalidates
-    // everything. Strong when it grows (the new storage is filled before the old elements are destroyed;
-    // x and the range may be in the container), basic otherwise, as std::vector.
     using base::assign;
 #if RELO_HAS_RANGES
     using base::assign_range;
 #endif
-
-    // Comparison (free functions found by argument-dependent lookup): == and != compare sizes, then
-    // elements, O(n); <=> (C++20; it falls back on < for a T without <=>) and <, <=, >, >= are
-    // lexicographic. They throw what T's comparisons throw. swap(a, b) is a.swap(b).
 
 private:
     // The allocator's pointer type (T* for the default allocator; an allocator's fancy pointer, such as an
@@ -505,7 +459,7 @@ struct relocation_diagnosis<vector<T, A, G>> {
 
 namespace pmr {
 /// relo::vector with a std::pmr::polymorphic_allocator. As std::pmr::vector, which <vector> declares, it
-/// needs <memory_resource> where it is used (this header does not include it for every unit's sake).
+/// needs `<memory_resource>` where it is used (this header does not include it for every unit's sake).
 template <class T, class Growth = growth_2>
 using vector = relo::vector<T, std::pmr::polymorphic_allocator<T>, Growth>;
 }  // namespace pmr

@@ -51,15 +51,18 @@
 namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 
+/// A bump allocator over one reservation of address space, committing pages as it fills; also a
+/// std::pmr::memory_resource. Neither copyable nor movable, not thread-safe; this header's opening comment
+/// (relo/vm_arena.hpp) says how it commits and what the hardened checks catch.
 class vm_arena final : public detail::resource_base<vm_arena> {
     using reservation = detail::reservation;
 
 public:
     /// What reset() gives back to the system.
     enum class give_back {
-        nothing,      // every committed page stays committed (and resident, where it was written)
-        beyond_slack, // pages beyond max(2 x the most used since the last reset, the policy's retained minimum)
-        everything,   // every page
+        nothing,      ///< every committed page stays committed (and resident, where it was written)
+        beyond_slack, ///< pages beyond max(2 x the most used since the last reset, the policy's retained minimum)
+        everything,   ///< every page
     };
 
     /// A point to rewind() to.

@@ -55,11 +55,11 @@ RELO_ABI_NAMESPACE_BEGIN
 
 /// What the calling thread keeps warm, in bytes of memory (committed, resident where it was written).
 struct warm_memory_held {
-    std::size_t chunk_bytes;        // the chunk cache's
-    std::size_t large_block_bytes;  // the warm-block cache's committed bytes
-    std::size_t reservation_bytes;  // the reservation cache's committed bytes
-    std::size_t reservations;       // the reservation cache's reservations (address space, no memory beyond the above)
-    std::size_t process_bytes;      // what every thread's caches hold together (at most warm_memory_limit())
+    std::size_t chunk_bytes;        ///< the chunk cache's
+    std::size_t large_block_bytes;  ///< the warm-block cache's committed bytes
+    std::size_t reservation_bytes;  ///< the reservation cache's committed bytes
+    std::size_t reservations;       ///< the reservation cache's reservations (address space, no memory beyond the above)
+    std::size_t process_bytes;      ///< what every thread's caches hold together (at most warm_memory_limit())
 
     /// The calling thread's: its three caches' bytes.
     std::size_t total() const noexcept { return chunk_bytes + large_block_bytes + reservation_bytes; }

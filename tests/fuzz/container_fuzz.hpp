@@ -4,8 +4,8 @@
 // unchecked_ push), run on two containers of one type with std::vector<int> of keys as their models, each
 // checked after every step. Before an operation the bytes may arm a planned failure: an element's k-th
 // copy throws, or the allocator's k-th allocation fails. The container must then be as the guarantee its
-// contract states (include/relo/vector.hpp, "The operations every relo vector shares") says: unchanged where it is strong, valid and leak-free
-// where it is basic. At the end no object is alive and no block outstanding.
+// contract states (include/relo/detail/sequence.hpp, on each shared operation) says: unchanged where it
+// is strong, valid and leak-free where it is basic. At the end no object is alive and no block outstanding.
 #ifndef RELO_TESTS_FUZZ_CONTAINER_FUZZ_HPP
 #define RELO_TESTS_FUZZ_CONTAINER_FUZZ_HPP
 
