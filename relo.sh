@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# relo.sh — the project's two commands (see README.md).
+# relo.sh — the project's commands (see README.md).
 #
-#   ./relo.sh test            build and run every test in three configurations (docs/testing.md), all
+#   ./relo.sh test            build and run every test in six configurations (docs/testing.md), all
 #                             -Wall -Wextra -Wpedantic -Werror: Clang C++20 + AddressSanitizer + UBSan, GCC
 #                             C++17 (which also compiles every test in C++23, front end only), Clang C++23
 #                             hardened on the portable POSIX path (which also compiles every test in C++17,
