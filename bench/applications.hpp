@@ -122,7 +122,8 @@ auto in_scope(Once once) {
 /// Runs `once(resource)` (one run of the program on the resource configuration's kit) as run_plain does,
 /// each run on a new resource of the configuration's strategy; relo-recommended first profiles one
 /// untimed run (on a relo::profiling_resource) and asks relo::recommend, and where it says "the global
-/// allocator" runs `plain_once` (relo's containers on their own allocator) instead.
+/// allocator", or leaves a large block to its owner (a relo container here), runs `plain_once` (relo's
+/// containers on their own allocator) instead.
 template <class Once, class Plain>
 run_result run_on_resources(const std::string& config, long reps, json_line& out, Once&& once, Plain&& plain_once) {
     relo::allocation_strategy strategy = named_strategy(config);
@@ -130,12 +131,18 @@ run_result run_on_resources(const std::string& config, long reps, json_line& out
         relo::profiling_resource profiler;
         keep(once(profiler));
         const relo::allocation_profile profile = profiler.profile();
-        strategy = relo::recommend(profile).strategy;
+        const relo::allocation_recommendation advice = relo::recommend(profile);
+        strategy = advice.strategy;
         out.add("strategy", std::string(short_name(strategy)));
+        out.add("owner_decides_bytes", static_cast<long>(advice.owner_decides_bytes));
         out.add("profile_largest", static_cast<long>(profile.largest_allocation));
         out.add("profile_peak", static_cast<long>(profile.peak_bytes_in_use));
         out.add("profile_peak_to_total", profile.peak_to_total());
-        if (strategy == relo::allocation_strategy::global_allocator) return run_plain(reps, plain_once);
+        // A block the advice leaves to its owner is, in these programs, a relo container's (the syntax
+        // tree's node table): following the advice keeps it on relo's own allocator, where it grows in
+        // place, and the rest of such a program is small beside it, so the program runs as relo's.
+        if (strategy == relo::allocation_strategy::global_allocator || advice.owner_decides_bytes != 0)
+            return run_plain(reps, plain_once);
     }
     return run_plain(reps, [&] { return once_on(strategy, once); });
 }

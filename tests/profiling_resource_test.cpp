@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory_resource>
 #include <memory>
 #include <random>
 #include <string>
@@ -272,27 +273,49 @@ TEST(Recommend, EachStrategyForTheProfileThatCallsForIt) {
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool);
 }
 
-// A block that holds a large share of the peak (a table growing among other blocks): the global allocator,
-// where relo's containers grow it in place; below either threshold the profile decides as before.
-TEST(Recommend, OneBlockThatHoldsMuchOfThePeakCallsForTheGlobalAllocator) {
+// A block that holds a large share of the peak (a table growing among other blocks): the profile cannot
+// tell its owner, so the strategy is the rest of the profile's, and the recommendation names the block and
+// says what its owner changes; below either threshold nothing is named.
+TEST(Recommend, OneBlockThatHoldsMuchOfThePeakIsNamedNotDecided) {
     relo::allocation_profile p;
     p.threads = 1;
     p.allocations = 100000;
     p.total_bytes = 120u << 20;
-    p.peak_bytes_in_use = 100u << 20;  // a monotonic profile, but for one block of 32 MiB
+    p.peak_bytes_in_use = 100u << 20;  // a monotonic profile, with one block of 32 MiB
     p.largest_allocation = 32u << 20;
     const relo::allocation_recommendation r = relo::recommend(p);
-    EXPECT_EQ(r.strategy, relo::allocation_strategy::global_allocator);
+    EXPECT_EQ(r.strategy, relo::allocation_strategy::monotonic);
+    EXPECT_EQ(r.owner_decides_bytes, std::uint64_t{32} << 20);
     EXPECT_NE(r.why.find("holds 0.32 of the peak"), std::string::npos) << r.why;
+    EXPECT_NE(r.why.find("if a relo container owns it"), std::string::npos) << r.why;
 
     p.peak_bytes_in_use = 200u << 20;  // the block under a quarter of the peak
     p.total_bytes = 220u << 20;
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::monotonic);
+    EXPECT_EQ(relo::recommend(p).owner_decides_bytes, 0u);
 
     p.largest_allocation = 768u << 10;  // most of a small peak, but under the size threshold
     p.peak_bytes_in_use = 1u << 20;
     p.total_bytes = 1u << 20;
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::monotonic);
+    EXPECT_EQ(relo::recommend(p).owner_decides_bytes, 0u);
+}
+
+// A workload none of the rules came from: a std::pmr::vector of 30,000 std::pmr::strings on the profiler.
+// The vector's buffer holds much of the peak, but a standard container grows it by copying on any
+// resource: the strategy is the strings' (monotonic), and the buffer is named for its owner to decide.
+TEST(Recommend, AStandardContainersLargeBufferGoesWithTheRest) {
+    relo::profiling_resource profiler;
+    {
+        std::pmr::vector<std::pmr::string> strings(&profiler);
+        for (int i = 0; i < 30000; ++i)
+            strings.emplace_back("a string too long for the small buffer #" + std::to_string(i));
+    }
+    const relo::allocation_profile p = profiler.profile();
+    const relo::allocation_recommendation r = relo::recommend(p);
+    EXPECT_EQ(r.strategy, relo::allocation_strategy::monotonic) << r.text();
+    EXPECT_EQ(r.owner_decides_bytes, p.largest_allocation) << r.text();
+    EXPECT_GE(p.largest_allocation, std::uint64_t{1} << 20);
 }
 
 TEST(ProfilingResource, RecordsTheLargestAllocation) {

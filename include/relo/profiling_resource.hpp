@@ -377,6 +377,11 @@ struct allocation_recommendation {
     allocation_strategy strategy;  ///< the strategy that fits
     std::string why;               ///< the profile's numbers that decided it
     std::string resembles;         ///< the measured workload it is closest to (P0089's benchmarks, the suite's families)
+    /// The size of one block that holds much of the peak (recommendation_thresholds' dominant_block and
+    /// dominant_share), or 0. Where it belongs decides where it is best, and a profile cannot tell: a relo
+    /// container's is best on the container's own allocator, where it grows in place, the rest of the part
+    /// on `strategy`; a standard container's (which grows by copying wherever it is) goes with the rest.
+    std::uint64_t owner_decides_bytes = 0;
 
     /// One line: `use STRATEGY: WHY (as RESEMBLES)`, the strategy named by to_string().
     std::string text() const { return std::string("use ") + to_string(strategy) + ": " + why + " (as " + resembles + ")"; }
@@ -387,37 +392,18 @@ struct allocation_recommendation {
 struct recommendation_thresholds {
     std::uint64_t few_allocations = 8;     ///< at most this many: a local resource costs more than it saves
     /// A block at least this large that holds at least dominant_share of the peak is a table that grows:
-    /// the global allocator.
+    /// the recommendation names it (allocation_recommendation::owner_decides_bytes), as its owner decides
+    /// where it is best.
     std::uint64_t dominant_block = std::uint64_t{1} << 20;
     double dominant_share = 0.25;          ///< the share of the peak that makes such a block dominant
     double monotonic_peak_to_total = 0.5;  ///< peak ÷ total at least this: a monotonic resource wastes at most half
     double multipool_reuse = 0.25;         ///< below the peak ratio, reuse at least this: pools pay
 };
 
-/// Which of relo's strategies fits the profile, with the reasons.
-inline allocation_recommendation recommend(const allocation_profile& p, const recommendation_thresholds& t = {}) {
+namespace detail {
+/// recommend's choice from the blocks' sizes, lifetimes and reuse (its last three rules).
+inline allocation_recommendation recommend_for_blocks(const allocation_profile& p, const recommendation_thresholds& t) {
     char why[256];
-    if (p.threads > 1 || p.cross_thread_frees > 0) {
-        detail::print_into(why, sizeof why, "%llu threads allocate, %llu blocks freed by another thread",
-                      static_cast<unsigned long long>(p.threads), static_cast<unsigned long long>(p.cross_thread_frees));
-        return {allocation_strategy::synchronized_multipool, why, "benchmark IV and the contention family"};
-    }
-    if (p.allocations <= t.few_allocations) {
-        detail::print_into(why, sizeof why, "only %llu allocations: a local resource costs more than the ones it saves",
-                           static_cast<unsigned long long>(p.allocations));
-        return {allocation_strategy::global_allocator, why, "benchmark I's DS1, a reserved vector<int>"};
-    }
-    const std::uint64_t largest = p.largest_allocation;
-    if (largest >= t.dominant_block &&
-        static_cast<double>(largest) >= t.dominant_share * static_cast<double>(p.peak_bytes_in_use)) {
-        detail::print_into(why, sizeof why,
-                           "one block of %llu bytes holds %.2f of the peak: a local resource cannot grow "
-                           "it in place while other blocks follow it, and keeps every copy it outgrows; relo's "
-                           "containers grow it in place on the global allocator",
-                           static_cast<unsigned long long>(largest),
-                           static_cast<double>(largest) / static_cast<double>(p.peak_bytes_in_use));
-        return {allocation_strategy::global_allocator, why, "the applications family's syntax tree, a growing table"};
-    }
     if (p.peak_to_total() >= t.monotonic_peak_to_total) {
         detail::print_into(why, sizeof why,
                       "the peak holds %.2f of all bytes allocated: never reusing freed memory wastes little; if the "
@@ -433,6 +419,37 @@ inline allocation_recommendation recommend(const allocation_profile& p, const re
     detail::print_into(why, sizeof why, "the peak holds %.2f of the bytes and only %.2f of the allocations reuse a freed size",
                   p.peak_to_total(), p.reuse_fraction());
     return {allocation_strategy::multipool_over_monotonic, why, "benchmark I's nested structures (DS5, DS9)"};
+}
+}  // namespace detail
+
+/// Which of relo's strategies fits the profile, with the reasons.
+inline allocation_recommendation recommend(const allocation_profile& p, const recommendation_thresholds& t = {}) {
+    char why[256];
+    if (p.threads > 1 || p.cross_thread_frees > 0) {
+        detail::print_into(why, sizeof why, "%llu threads allocate, %llu blocks freed by another thread",
+                      static_cast<unsigned long long>(p.threads), static_cast<unsigned long long>(p.cross_thread_frees));
+        return {allocation_strategy::synchronized_multipool, why, "benchmark IV and the contention family"};
+    }
+    if (p.allocations <= t.few_allocations) {
+        detail::print_into(why, sizeof why, "only %llu allocations: a local resource costs more than the ones it saves",
+                           static_cast<unsigned long long>(p.allocations));
+        return {allocation_strategy::global_allocator, why, "benchmark I's DS1, a reserved vector<int>"};
+    }
+    allocation_recommendation r = detail::recommend_for_blocks(p, t);
+    const std::uint64_t largest = p.largest_allocation;
+    if (largest >= t.dominant_block &&
+        static_cast<double>(largest) >= t.dominant_share * static_cast<double>(p.peak_bytes_in_use)) {
+        // (A profile sees sizes, not owners: the block's owner decides, and the advice says how.)
+        detail::print_into(why, sizeof why,
+                           "; one block of %llu bytes holds %.2f of the peak: if a relo container owns it, keep that "
+                           "container on its own allocator, where it grows in place (a local resource keeps or "
+                           "passes through every copy it outgrows), and the rest here",
+                           static_cast<unsigned long long>(largest),
+                           static_cast<double>(largest) / static_cast<double>(p.peak_bytes_in_use));
+        r.why += why;
+        r.owner_decides_bytes = largest;
+    }
+    return r;
 }
 
 RELO_ABI_NAMESPACE_END
