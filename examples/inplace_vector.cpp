@@ -8,13 +8,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <type_traits>
 
 struct option {
     std::uint8_t kind;
     std::uint8_t length;
 };
 
-using options = relo::inplace_vector<option, 8>;
+using options = relo::inplace_vector<option, 8>;  // (or relo::static_vector<option, 8>, Boost's name)
+static_assert(std::is_same_v<options, relo::static_vector<option, 8>>, "one type, two names");
 
 // Returns false for a packet with more options than fit.
 bool parse(const std::uint8_t* bytes, std::size_t n, options& out) {

@@ -20,6 +20,7 @@ int main() {
     char stack_buffer[4096];
     relo::monotonic_resource arena(stack_buffer, sizeof stack_buffer);
     std::size_t total_nodes = 0;
+    std::size_t most_chunks = 0;
     for (int request = 0; request < 100; ++request) {
         const auto make = [&arena](const char* name) {
             return new (arena.allocate(sizeof(node), alignof(node))) node(name, &arena);
@@ -27,9 +28,21 @@ int main() {
         node* root = make("root");
         for (int i = 0; i < 50; ++i) root->children.push_back(make("child with a long name"));
         total_nodes += 1 + root->children.size();
+        most_chunks = arena.chunk_count() > most_chunks ? arena.chunk_count() : most_chunks;
         arena.release();  // the tree is gone: no destructor runs, the buffer is used again next time
     }
-    std::printf("%zu nodes built over 100 requests; %zu bytes held after release\n", total_nodes,
-                arena.upstream_bytes());
-    return total_nodes == 5100 && arena.bytes_in_use() == 0 && arena.upstream_bytes() == 0 ? 0 : 1;
+    std::printf("%zu nodes built over 100 requests, in the stack buffer and at most %zu chunk(s) from the heap; "
+                "%zu bytes held after release, %zu left in the buffer\n",
+                total_nodes, most_chunks, arena.upstream_bytes(), arena.remaining());
+
+    // A tree known to be large: a first chunk sized for it (the default is default_first_chunk, 4 KiB), so
+    // that one chunk holds it all.
+    relo::monotonic_resource sized(64 * relo::monotonic_resource::default_first_chunk);
+    for (int i = 0; i < 1000; ++i) sized.allocate(sizeof(node), alignof(node));
+    std::printf("a first chunk of %zu KiB: %zu chunk(s) for 1000 nodes\n",
+                64 * relo::monotonic_resource::default_first_chunk >> 10, sized.chunk_count());
+    return total_nodes == 5100 && most_chunks > 0 && arena.bytes_in_use() == 0 && arena.upstream_bytes() == 0 &&
+                   arena.remaining() == sizeof stack_buffer && sized.chunk_count() == 1
+               ? 0
+               : 1;
 }

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,16 +61,27 @@ int main() {
 
     // 2. Run it on the resource recommended (a document built and dropped whole: monotonic).
     relo::monotonic_resource arena;
-    relo::multipool_resource pool;
-    std::pmr::memory_resource* chosen = &pool;
-    if (advice.strategy == relo::allocation_strategy::monotonic) chosen = &arena;
+    std::optional<relo::multipool_resource> pool;
+    std::optional<relo::synchronized_multipool_resource> shared_pool;
+    std::pmr::memory_resource* chosen = nullptr;
+    switch (advice.strategy) {
+        case relo::allocation_strategy::global_allocator: chosen = std::pmr::new_delete_resource(); break;
+        case relo::allocation_strategy::monotonic: chosen = &arena; break;
+        case relo::allocation_strategy::multipool: chosen = &pool.emplace(); break;
+        case relo::allocation_strategy::multipool_over_monotonic: chosen = &pool.emplace(&arena); break;
+        case relo::allocation_strategy::synchronized_multipool: chosen = &shared_pool.emplace(); break;
+    }
     std::unique_ptr<node> kept;
+    bool current = false;
     {
         const relo::resource_scope scope(chosen);
+        current = relo::current_resource() == chosen && scope.resource() == chosen;
         kept = std::make_unique<node>(build_document(6, 5));  // outlives the scope, not the resource
     }
+    current = current && relo::current_resource() == std::pmr::get_default_resource();  // outside every scope
     const double sum = total(*kept);
     kept.reset();  // every block back to the resource it came from, whatever scope is current now
-    std::printf("document total %.1f (profiled run: %.1f)\n", sum, expected);
-    return sum == expected ? 0 : 1;
+    std::printf("document total %.1f (profiled run: %.1f), built on %s\n", sum, expected,
+                relo::to_string(advice.strategy));
+    return sum == expected && current && advice.strategy == relo::allocation_strategy::monotonic ? 0 : 1;
 }

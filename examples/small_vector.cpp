@@ -28,6 +28,11 @@ int main() {
         std::printf("%-5s %zu time(s), last at %d%s\n", word.c_str(), positions.size(), last_position(positions),
                     positions.is_on_heap() ? " (on the heap)" : "");
     }
-    // Only "the", used six times, outgrew its four inline slots.
-    return on_heap == 1 && where["the"].size() == 6 && !where["cat"].is_on_heap() ? 0 : 1;
+    // Only "the", used six times, outgrew its four inline slots; shrink_to_fit brings four back inline.
+    relo::small_vector<int, 4>& the = where["the"];
+    const bool six = the.size() == 6;
+    the.resize(4);
+    the.shrink_to_fit();
+    static_assert(relo::small_vector<int, 4>::inline_capacity_v == 4, "N, at compile time");
+    return on_heap == 1 && six && !the.is_on_heap() && the.inline_capacity() == 4 && !where["cat"].is_on_heap() ? 0 : 1;
 }
