@@ -55,7 +55,7 @@ int main() {
     // and else a move of the bytes (never of objects: for trivially relocatable contents only).
     relo::page_allocator<char> bytes;
     const std::size_t asked = std::size_t{1} << 20;  // 1 MiB: a large block
-    const auto block = bytes.allocate_at_least(asked);
+    const relo::allocation_result<char*> block = bytes.allocate_at_least(asked);
     char* buffer = block.ptr;
     std::size_t held = block.count;  // at least `asked`
     std::memset(buffer, 'x', held);

@@ -245,7 +245,8 @@ def public_names(root):
     names, members = {}, {}
     include = os.path.join(root, "include", "relo")
     paths = [os.path.join(include, f) for f in sorted(os.listdir(include)) if f.endswith(".hpp")]
-    for path in paths + [os.path.join(include, "detail", "sequence.hpp")]:
+    # (detail/allocation.hpp declares relo::allocation_result, which the public allocate_at_least returns.)
+    for path in paths + [os.path.join(include, "detail", "sequence.hpp"), os.path.join(include, "detail", "allocation.hpp")]:
         Parser(path, names, members).run()
     names = {n: (k, os.path.relpath(h, root).replace(os.sep, "/")) for n, (k, h) in names.items()}
     members = {m: (k, os.path.relpath(h, root).replace(os.sep, "/")) for m, (k, h) in members.items()}

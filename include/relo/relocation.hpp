@@ -116,6 +116,8 @@ struct is_trivially_relocatable<T[N]> : is_trivially_relocatable<T> {};
 
 // ---- The standard library's types (docs/relocation.md: each entry and the layout that allows it).
 
+/// Whether every T is trivially relocatable: what a specialization of is_trivially_relocatable for a type
+/// made of several members derives from (std::pair's and std::tuple's below).
 template <class... T>
 struct all_trivially_relocatable : std::bool_constant<(is_trivially_relocatable<T>::value && ...)> {};
 

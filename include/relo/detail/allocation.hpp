@@ -27,8 +27,8 @@ RELO_ABI_NAMESPACE_BEGIN
 /// What allocate_at_least returns: the block and how many elements it really holds (count >= requested).
 template <class Pointer, class SizeType = std::size_t>
 struct allocation_result {
-    Pointer ptr;
-    SizeType count;
+    Pointer ptr;     ///< the block
+    SizeType count;  ///< how many elements it holds, at least the number asked for
 };
 
 namespace detail {
