@@ -8,7 +8,8 @@ Fails when:
   docs/measurements/: in README.md, docs/*.md, the other READMEs, or a comment of include/relo/. Measured
   numbers are dated records and live once, in docs/measurements/ (docs/performance.md's tables are generated
   from a kept run and checked by bench/performance_page.py). Facts of the code (sizes, defaults, limits)
-  are not measured numbers, and tests/stated_numbers_test.cpp checks those;
+  are not measured numbers, and tests/stated_numbers_test.cpp checks those (tests/stated_facts.py those of
+  relo.sh, the CMake files and the other scripts);
 - a reference to a section, `docs/<page>.md, "Title"` or `measurements/<page>.md, "Title"`, names a page that does not
   exist or a title that no heading of it starts with (that files exist is tests/doc_links.py's check).
 """

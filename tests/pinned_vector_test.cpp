@@ -654,7 +654,7 @@ TEST(PinnedVectorDeathTest, LimitedAddressSpace) {
 #endif
 
 #if !defined(_WIN32)
-// 20,000 default pinned_vectors live at once (80 TiB of address space, 40,000 mappings once each has a
+// 20,000 default pinned_vectors live at once (78 TiB of address space, 40,000 mappings once each has a
 // page): every one reserves the whole default, and any of them can grow past 1 MiB.
 TEST(PinnedVectorAtScale, TwentyThousandDefaultVectorsEachWithItsWholeReservation) {
     std::vector<pinned_vector<int>> many(20000);

@@ -12,8 +12,8 @@
 //     try_emplace_back return an empty optional_ref instead; unchecked_push_back has the precondition size() < N.
 //   * inplace_vector<T, 0> is an empty, trivially copyable type. When T is trivially copyable (trivially
 //     destructible), so is inplace_vector<T, N>; for trivial T it is usable in constant expressions (C++20).
-//   * The size is stored in the smallest unsigned type that holds N (up to 16 bits; size_t beyond):
-//     sizeof(inplace_vector<char, 5>) == 6.
+//   * The size is stored in the smallest unsigned type that holds N (up to 16 bits; size_t beyond, and
+//     past 255 for 16-bit integer elements): sizeof(inplace_vector<char, 5>) == 6.
 //   * Insertion and erasure invalidate iterators from the position on; nothing
 //     else does (the elements never move to other storage). Moving a container moves its elements.
 //
@@ -54,10 +54,10 @@ RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 /// The type of the size: the smallest unsigned type that holds every size from 0 to N, up to 16 bits.
-/// Beyond (or when T is a 16-bit integer) it is size_t: the object is then at least 64 KiB, so the bytes
-/// do not matter, while a size of the same type as the elements' scalars (uint32_t for int elements)
-/// could be changed by every element store as far as the optimizer knows, and each push_back would
-/// reload it (measured in docs/measurements/small_vectors.md; docs/decisions.md).
+/// Beyond it is size_t (and past 255 when T is a 16-bit integer): the object is then at least 64 KiB
+/// (512 bytes), so the bytes do not matter, while a size of the same type as the elements' scalars
+/// (uint32_t for int elements) could be changed by every element store as far as the optimizer knows,
+/// and each push_back would reload it (measured in docs/measurements/small_vectors.md; docs/decisions.md).
 template <std::size_t N, class T>
 using inplace_size_t = std::conditional_t<
     N <= UINT8_MAX, std::uint8_t,

@@ -11,7 +11,7 @@
 // Size classes run from 8 bytes to `max_block` (options below): powers of two as in the paper, or
 // `classes_per_doubling` classes between consecutive powers of two (fewer bytes lost to rounding, more
 // pools). A request goes to the smallest class that holds it and whose blocks are aligned at least as
-// asked (a block of a class of size s is aligned to the largest power of two dividing s, at most a page);
+// asked (a block of a class of size s is aligned to the largest power of two dividing s, at most 4096);
 // requests larger than max_block, or aligned more than any class can be, go to the upstream (and are
 // still given back by release(); on the global heap they pass through the thread's chunk cache,
 // relo/chunk_cache.hpp). A freed block goes back to its pool's free list. A pool's first chunk

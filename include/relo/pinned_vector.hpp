@@ -33,7 +33,7 @@
 //     of the same size and policy (the reservation cache, below): short-lived vectors make no system call.
 // Each vector is one or two mappings (the committed pages, the rest of the reservation with its guard
 // page): Linux's default vm.max_map_count (65530) allows about 32,000 vectors that have committed pages,
-// and the default 4 GiB reservations as many in a 47-bit address space (128 TiB; 20,000 of them take 80
+// and the default 4 GiB reservations as many in a 47-bit address space (128 TiB; 20,000 of them take 78
 // TiB), so both limits meet there (docs/measurements/pinned_vector.md). Past either, or under a lower
 // RLIMIT_AS, the constructor throws a std::bad_alloc that names the reservation's size and those limits;
 // it never reserves less than it says (relo::max_capacity asks for less). Committed pages take memory only once written (with huge pages, at most
