@@ -103,6 +103,48 @@ TEST(SmallVector, InsertWithGrowthMovesEachElementOnce) {
     }
 }
 
+/// std::allocator that counts the blocks it hands out (all instances equal).
+template <class T>
+struct counting_allocator {
+    using value_type = T;
+    static inline long allocations = 0;
+    counting_allocator() = default;
+    template <class U>
+    counting_allocator(const counting_allocator<U>&) noexcept {}
+    T* allocate(std::size_t n) {
+        ++allocations;
+        return std::allocator<T>().allocate(n);
+    }
+    void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
+    friend bool operator==(const counting_allocator&, const counting_allocator&) noexcept { return true; }
+    friend bool operator!=(const counting_allocator&, const counting_allocator&) noexcept { return false; }
+};
+
+// A move from a small_vector of the same N is noexcept: it must not allocate, also when this one holds a
+// heap block smaller than N (taken from a small vector of fewer slots): the elements go inline.
+TEST(SmallVector, AMoveOfTheSameNNeverAllocates) {
+    using big = small_vector<int, 16, counting_allocator<int>>;
+    using little = small_vector<int, 4, counting_allocator<int>>;
+    static_assert(std::is_nothrow_move_assignable_v<big>);
+    little few;
+    for (int i = 0; i < 6; ++i) few.push_back(i);
+    big target;
+    static_cast<small_vector_base<int, counting_allocator<int>, relo::growth_2>&>(target) = std::move(few);
+    ASSERT_TRUE(target.is_on_heap());
+    ASSERT_LT(target.capacity(), 12u) << "the heap block taken over holds fewer than the next move's elements";
+    big twelve;
+    for (int i = 0; i < 12; ++i) twelve.push_back(100 + i);
+    ASSERT_FALSE(twelve.is_on_heap());
+    const long before = counting_allocator<int>::allocations;
+    target = std::move(twelve);
+    EXPECT_EQ(counting_allocator<int>::allocations, before) << "a noexcept move allocated";
+    EXPECT_FALSE(target.is_on_heap());
+    std::vector<int> model(12);
+    std::iota(model.begin(), model.end(), 100);
+    EXPECT_EQ(std::vector<int>(target.begin(), target.end()), model);
+    EXPECT_TRUE(twelve.empty());
+}
+
 TEST(SmallVector, ShrinkToFitMovesBackInline) {
     small_vector<std::string, 4> v;
     for (int i = 0; i < 100; ++i) v.push_back("a string that does not fit the small buffer " + std::to_string(i));

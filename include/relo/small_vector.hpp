@@ -236,6 +236,10 @@ protected:
             return;
         }
         const size_type n = other.size();
+        // Inline elements that fit this one's slots go there, its heap block (too small, perhaps: one taken
+        // from a vector of fewer slots) given back: a move from a small_vector of the same N then never
+        // allocates, as its noexcept says.
+        if (n > this->capacity() && n <= inline_capacity()) release_all();
         if (n > this->capacity()) this->reserve(n);
         if (alloc_traits::is_always_equal::value || allocator() == other.allocator()) {
             detail::transfer_to_new_storage(allocator(), other.seq_begin(), other.seq_end(), seq_begin());
