@@ -4,7 +4,8 @@
 //
 //   idioms_bench fill --type T --idiom I --growth reserved|growing|reused --n N --reps R --rounds K --impls a,...
 //   idioms_bench list
-// idioms_debug_bench is the same program built as a debug build is (-O0, no NDEBUG).
+// idioms_debug_bench is the same program built as a debug build is (-O0, no NDEBUG); idioms_one_unit*_bench
+// the same as one translation unit (idioms_one_unit.cpp).
 #include "idioms_mode.hpp"
 
 namespace relo_bench {
@@ -19,7 +20,9 @@ int run_fill(const options& opt) {
 }  // namespace
 
 program this_program() {
-#if defined(RELO_BENCH_IDIOMS_DEBUG)
+#if defined(RELO_BENCH_IDIOMS_NAME)
+    const char* const name = RELO_BENCH_IDIOMS_NAME;  // (the same, built otherwise: bench/CMakeLists.txt)
+#elif defined(RELO_BENCH_IDIOMS_DEBUG)
     const char* const name = "idioms_debug_bench";  // (the same, built as a debug build is: bench/CMakeLists.txt)
 #else
     const char* const name = "idioms_bench";

@@ -146,11 +146,11 @@ def main():
     mode = "smoke" if args.smoke else "full" if args.full else "quick"
     rounds = args.rounds or (1 if args.smoke else 7 if args.full else 5)
     runner = Runner(os.path.join(args.build_dir, "bench"))
-    programs = sorted({p for f in families() for p in f.PROGRAMS})
+    programs = sorted({p for f in families() for p in f.PROGRAMS + getattr(f, "OPTIONAL_PROGRAMS", [])})
     ctx = Context(mode, args.tuning or args.full or args.smoke, runner.listings(programs), available_allocators())
     for program in programs:
         if not ctx.has(program):
-            print(f"note: {program} was not built; its family is left out")
+            print(f"note: {program} was not built; the experiments that run it are left out")
     chosen = experiments_of(ctx, with_families=True)
     global GBENCH_MIN_TIME
     GBENCH_MIN_TIME = {"smoke": 0.01, "full": 0.5}.get(mode, GBENCH_MIN_TIME)
@@ -208,7 +208,7 @@ def main():
             results.append(r)
     print(f"\rran {len(plan)} cases in {time.time() - started:.0f}s" + " " * 40)
 
-    used = [f for f in families() if any(e.program in f.PROGRAMS for e, _ in ran)]
+    used = [f for f in families() if any(e.program in f.PROGRAMS + getattr(f, "OPTIONAL_PROGRAMS", []) for e, _ in ran)]
     extra, extra_seconds = [], {}
     for family in used:
         if hasattr(family, "extra_runs"):

@@ -81,14 +81,7 @@ def idioms_debug(ctx):
     reps = ctx.pick({"smoke": 1, "quick": 8, "full": 24})
     inner = ctx.pick({"smoke": 1, "quick": 3, "full": 5})
     impls = [i for i in ["std"] + RELO + ["relo-inplace"] if i in ctx.impls(IDIOMS_DEBUG, "fill")]
-    cells = []
-    for t in types:
-        for idiom in idioms.IDIOMS:
-            if t in idioms.MOVE_ONLY and idiom in idioms.COPYING:
-                continue
-            for growth in ([idioms.ONCE[idiom]] if idiom in idioms.ONCE else ["reserved", "growing"]):
-                cells.append((f"{t}/{idiom}/{growth}", ["fill", "--type", t, "--idiom", idiom, "--growth", growth,
-                                                        "--n", str(n), "--reps", str(reps), "--rounds", str(inner)]))
+    cells = idioms.fill_cells(types, idioms.IDIOMS, n, reps, inner)
     return Experiment(
         "build-cost-idioms-debug", "The idioms matrix in a debug build (-O0)",
         f"The idioms experiment's fills (push_back braced, of a make_pair, of an lvalue, emplace_back, "

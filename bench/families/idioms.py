@@ -36,6 +36,35 @@ def columns():
     return out + [f"clear-refill/reused n=2^18"]
 
 
+def fill_cells(types, idioms, n, reps, inner):
+    """The fill mode's cells (label, argv) for each type and idiom, in each way the idiom has (reserved and
+    growing, or its only one); a move-only type skips the idioms that copy."""
+    cells = []
+    for t in types:
+        for idiom in idioms:
+            if t in MOVE_ONLY and idiom in COPYING:
+                continue
+            for growth in ([ONCE[idiom]] if idiom in ONCE else ["reserved", "growing"]):
+                cells.append((f"{t}/{idiom}/{growth}", ["fill", "--type", t, "--idiom", idiom, "--growth", growth,
+                                                        "--n", str(n), "--reps", str(reps), "--rounds", str(inner)]))
+    return cells
+
+
+def targets_against_std(impls, reserved_words):
+    """Each relo container in impls at most std::vector's time in the reserved (and reused) cells and, but
+    for the fixed-capacity one, in the growing cells."""
+    reserved = lambda cell: cell.endswith("/reserved") or "/reused" in cell  # noqa: E731
+    growing = lambda cell: cell.endswith("/growing")  # noqa: E731
+    targets = []
+    for impl, name in CONTAINERS:
+        if impl not in impls:
+            continue
+        targets.append(Target(f"{name} ≤ 1.0× std::vector, {reserved_words}", impl, "std", 1.0, cells=reserved))
+        if impl != "relo-inplace":
+            targets.append(Target(f"{name} ≤ 1.0× std::vector, growing", impl, "std", 1.0, cells=growing))
+    return targets
+
+
 def experiments(ctx):
     types = list(ctx.types(PROGRAM, "fill"))
     impls = ctx.impls(PROGRAM, "fill")
@@ -46,26 +75,12 @@ def experiments(ctx):
         types = types[:2] + ["string"]
     cells = []
     for t in types:
-        for idiom in IDIOMS:
-            if t in MOVE_ONLY and idiom in COPYING:
-                continue
-            for growth in ([ONCE[idiom]] if idiom in ONCE else ["reserved", "growing"]):
-                argv = ["fill", "--type", t, "--idiom", idiom, "--growth", growth, "--n", str(n), "--reps", str(reps),
-                        "--rounds", str(inner)]
-                cells.append((f"{t}/{idiom}/{growth}", argv))
+        cells += fill_cells([t], IDIOMS, n, reps, inner)
         if t in LARGE_REFILL_TYPES and ctx.mode != "smoke":
             argv = ["fill", "--type", t, "--idiom", "clear-refill", "--growth", "reused", "--n", str(LARGE_REFILL_N),
                     "--reps", str(max(1, reps * n // LARGE_REFILL_N)), "--rounds", str(inner)]
             cells.append((f"{t}/clear-refill/reused n=2^18", argv))
-    reserved = lambda cell: cell.endswith("/reserved") or "/reused" in cell
-    growing = lambda cell: cell.endswith("/growing")
-    targets = []
-    for impl, name in CONTAINERS:
-        if impl not in impls:
-            continue
-        targets.append(Target(f"{name} ≤ 1.0× std::vector, reserved or reused", impl, "std", 1.0, cells=reserved))
-        if impl != "relo-inplace":
-            targets.append(Target(f"{name} ≤ 1.0× std::vector, growing", impl, "std", 1.0, cells=growing))
+    targets = targets_against_std(impls, "reserved or reused")
     return [Experiment(
         "idioms", "Every type and idiom real code uses, against std::vector",
         f"{len(types)} element types real code stores (int, double, a pointer, pairs, a tuple, optional, "
