@@ -12,6 +12,7 @@ or `///@{ ... ///@}` around a group of them, is one.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,16 +34,13 @@ def public_problem(root, path, text):
     return rel.startswith("include/relo/")
 
 
-def main(root, doxygen="doxygen"):
+def problems_of(root, doxygen):
+    """The public problems doxygen reports for the tree at root, and its exit status."""
     with tempfile.TemporaryDirectory() as out:
         with open(os.path.join(root, "docs", "Doxyfile")) as f:
             config = f.read()
         config += f"\nOUTPUT_DIRECTORY = {out}\nGENERATE_HTML = NO\nGENERATE_XML = NO\nWARN_LOGFILE =\n"
-        try:
-            run = subprocess.run([doxygen, "-"], input=config, text=True, cwd=root, capture_output=True)
-        except FileNotFoundError:
-            print(f"api_reference: {doxygen} not found (Debian's doxygen; ./relo.sh test installs it)")
-            return 1
+        run = subprocess.run([doxygen, "-"], input=config, text=True, cwd=root, capture_output=True)
     problems, seen = [], set()
     for line in run.stderr.splitlines():
         m = WARNING.match(line)
@@ -50,10 +48,39 @@ def main(root, doxygen="doxygen"):
         if m and where not in seen and public_problem(root, m["file"], m["text"]):
             seen.add(where)  # (sequence_ops's members are reported once per vector that derives from it)
             problems.append(f"{os.path.relpath(m['file'], root)}:{m['line']}: {m['text']}")
+    return problems, run.returncode
+
+
+def probe_is_found(root, doxygen):
+    """The check itself: a copy of the headers with one undocumented free function in namespace relo must
+    fail it."""
+    with tempfile.TemporaryDirectory() as copy:
+        shutil.copytree(os.path.join(root, "include"), os.path.join(copy, "include"))
+        os.makedirs(os.path.join(copy, "docs"))
+        for f in ("Doxyfile", "reference.md"):
+            shutil.copy(os.path.join(root, "docs", f), os.path.join(copy, "docs", f))
+        header = os.path.join(copy, "include", "relo", "warm_memory.hpp")
+        with open(header) as f:
+            text = f.read()
+        end = text.rindex("#endif")
+        with open(header, "w") as f:
+            f.write(text[:end] + "namespace relo {\ninline void api_reference_probe() noexcept {}\n}\n" + text[end:])
+        problems, _ = problems_of(copy, doxygen)
+    return any("api_reference_probe" in p for p in problems)
+
+
+def main(root, doxygen="doxygen"):
+    if shutil.which(doxygen) is None:
+        print(f"api_reference: {doxygen} not found (Debian's doxygen; ./relo.sh test installs it)")
+        return 1
+    if not probe_is_found(root, doxygen):
+        print("api_reference: an undocumented function added to a copy of the headers went unreported: the check is blind")
+        return 1
+    problems, status = problems_of(root, doxygen)
     for p in problems:
         print(p)
     print(f"api_reference: {len(problems)} public name(s) without a contract or with broken markup")
-    return 1 if problems or run.returncode != 0 else 0
+    return 1 if problems or status != 0 else 0
 
 
 if __name__ == "__main__":

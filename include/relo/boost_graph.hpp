@@ -33,10 +33,13 @@ struct graph_vector_selector {};
 /// relo::vector with relo's default allocator: the counterpart of boost::vecS.
 using graph_vecS = graph_vector_selector<>;
 
+/// What Boost.Graph asks of a container through argument-dependent lookup: relo::vector is a vector (random
+/// access, contiguous) ...
 template <class T, class A, class G>
 boost::graph_detail::vector_tag container_category(const vector<T, A, G>&) {
     return {};
 }
+/// ... whose iterators growth invalidates, as std::vector's.
 template <class T, class A, class G>
 boost::graph_detail::unstable_tag iterator_stability(const vector<T, A, G>&) {
     return {};

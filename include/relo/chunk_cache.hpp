@@ -188,6 +188,7 @@ inline void give_back_chunk(std::pmr::memory_resource* upstream, void* chunk, st
 /// The most bytes of released chunks each thread keeps for its next local resources (default 8 MiB,
 /// measured in docs/measurements/memory_resources.md; 0 keeps none). Applies from the next chunk given back.
 inline std::size_t chunk_cache_limit() noexcept { return detail::chunk_cache_limit_bytes.load(detail::memory_order_relaxed); }
+/// Sets chunk_cache_limit() for every thread, from the next chunk given back (nothing is given back now).
 inline void set_chunk_cache_limit(std::size_t bytes) noexcept {
     detail::chunk_cache_limit_bytes.store(bytes, detail::memory_order_relaxed);
 }

@@ -39,9 +39,9 @@ struct growth_factor {
     using type = growth_factor<num, den>;                              ///< the reduced factor (as std::ratio's)
 };
 
-using growth_1_5 = growth_factor<3, 2>;
-using growth_1_6 = growth_factor<8, 5>;
-using growth_2 = growth_factor<2>;
+using growth_1_5 = growth_factor<3, 2>;  ///< capacity × 1.5 (MSVC's and folly's factor)
+using growth_1_6 = growth_factor<8, 5>;  ///< capacity × 1.6
+using growth_2 = growth_factor<2>;       ///< capacity × 2: the default (libstdc++'s and libc++'s factor)
 
 namespace detail {
 

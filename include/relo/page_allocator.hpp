@@ -97,6 +97,7 @@ struct large_block_policy : page_allocator_policy {
 inline std::size_t large_block_cache_limit() noexcept {
     return detail::large_block_cache_limit_bytes.load(detail::memory_order_relaxed);
 }
+/// Sets large_block_cache_limit() for every thread, from the next block released.
 inline void set_large_block_cache_limit(std::size_t bytes) noexcept {
     detail::large_block_cache_limit_bytes.store(bytes, detail::memory_order_relaxed);
 }

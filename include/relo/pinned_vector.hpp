@@ -77,7 +77,7 @@ RELO_ABI_NAMESPACE_BEGIN
 struct max_capacity_t {
     explicit max_capacity_t() = default;
 };
-inline constexpr max_capacity_t max_capacity{};
+inline constexpr max_capacity_t max_capacity{};  ///< pinned_vector(relo::max_capacity, n): room for n elements
 
 /// The reservation cache (one of relo/warm_memory.hpp's three): a pinned_vector destroyed leaves its
 /// reservation, with its first pages committed, to the next pinned_vector (or vm_arena) of the same
@@ -87,6 +87,7 @@ inline constexpr max_capacity_t max_capacity{};
 inline std::size_t reservation_cache_limit() noexcept {
     return detail::reservation_cache_limit_count.load(detail::memory_order_relaxed);
 }
+/// Sets reservation_cache_limit() for every thread (at most 8 are kept), from the next reservation left.
 inline void set_reservation_cache_limit(std::size_t reservations) noexcept {
     detail::reservation_cache_limit_count.store(
         reservations < detail::reservation_cache_slots ? reservations : detail::reservation_cache_slots,
@@ -493,8 +494,10 @@ private:
     }
 };
 
+/// The element type deduced from an iterator range, as std::vector's guide does.
 template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
 pinned_vector(InputIt, InputIt) -> pinned_vector<typename std::iterator_traits<InputIt>::value_type>;
+/// The same, with the reservation's size.
 template <class InputIt, std::enable_if_t<detail::is_input_iterator_v<InputIt>, int> = 0>
 pinned_vector(max_capacity_t, std::size_t, InputIt, InputIt) -> pinned_vector<typename std::iterator_traits<InputIt>::value_type>;
 

@@ -361,6 +361,7 @@ enum class allocation_strategy {
     synchronized_multipool,    ///< relo::synchronized_multipool_resource: several threads
 };
 
+/// The strategy's name as a user writes it ("relo::monotonic_resource", ...), for messages.
 inline const char* to_string(allocation_strategy s) noexcept {
     switch (s) {
         case allocation_strategy::global_allocator: return "the global allocator";

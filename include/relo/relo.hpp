@@ -3,6 +3,12 @@
 #ifndef RELO_RELO_HPP
 #define RELO_RELO_HPP
 
+/// \namespace relo
+/// relo's containers (vector, small_vector, pinned_vector, inplace_vector), memory resources, allocators,
+/// relocation trait and warm-memory settings. Names in relo::detail are not part of the interface, but
+/// for the operations the four vectors share, documented on detail::sequence_ops and shown on each
+/// vector's page as its own (docs/stability.md).
+
 #define RELO_DETAIL_NEEDS_MEMORY_RESOURCE
 #include "relo/detail/requirements.hpp"
 

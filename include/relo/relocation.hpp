@@ -196,6 +196,7 @@ template <class C, class Traits, class A>
 struct is_trivially_relocatable<std::basic_string<C, Traits, A>> : std::false_type {};
 #endif
 
+/// is_trivially_relocatable<T>::value.
 template <class T>
 inline constexpr bool is_trivially_relocatable_v = is_trivially_relocatable<T>::value;
 

@@ -139,6 +139,7 @@ template <class T, class U, class Resource>
 bool operator==(const resource_allocator<T, Resource>& a, const resource_allocator<U, Resource>& b) noexcept {
     return a.resource() == b.resource();
 }
+/// !(a == b).
 template <class T, class U, class Resource>
 bool operator!=(const resource_allocator<T, Resource>& a, const resource_allocator<U, Resource>& b) noexcept {
     return !(a == b);

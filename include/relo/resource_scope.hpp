@@ -153,6 +153,7 @@ template <class T, class U>
 bool operator==(const current_resource_allocator<T>&, const current_resource_allocator<U>&) noexcept {
     return true;
 }
+/// \copydoc operator==(const current_resource_allocator<T>&, const current_resource_allocator<U>&)
 template <class T, class U>
 bool operator!=(const current_resource_allocator<T>&, const current_resource_allocator<U>&) noexcept {
     return false;

@@ -434,6 +434,7 @@ private:
     }
 };
 
+/// The element type deduced from an iterator range (and the allocator, when given), as std::vector's guide.
 template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
           std::enable_if_t<detail::is_input_iterator_v<InputIt> && detail::is_allocator_v<Alloc>, int> = 0>
 vector(InputIt, InputIt, Alloc = Alloc()) -> vector<typename std::iterator_traits<InputIt>::value_type, Alloc>;

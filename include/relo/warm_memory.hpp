@@ -97,6 +97,7 @@ inline warm_memory_held warm_memory() noexcept {
 /// nothing. Applies from the next give-back: lowering it gives
 /// nothing back now (trim_warm_memory() in each thread does, or trim_idle_warm_memory()).
 inline std::size_t warm_memory_limit() noexcept { return detail::warm_memory_limit_setting(); }
+/// Sets warm_memory_limit() for the process, from the next give-back (SIZE_MAX reads back one less).
 inline void set_warm_memory_limit(std::size_t bytes) noexcept {
     detail::warm_memory_limit_bytes.store(bytes < detail::unread_limit ? bytes : detail::unread_limit - 1,
                                           detail::memory_order_relaxed);
@@ -121,6 +122,7 @@ inline void trim_warm_memory() noexcept {
 inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
     return std::chrono::nanoseconds(detail::warm_memory_idle_delay_setting());
 }
+/// Sets warm_memory_idle_delay() for the process (a negative delay is 0), from the next look.
 inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept {
     const std::int64_t ns = delay.count() > 0 ? static_cast<std::int64_t>(delay.count()) : 0;
     detail::warm_memory_idle_delay_ns.store(ns, detail::memory_order_relaxed);
