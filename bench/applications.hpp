@@ -139,8 +139,9 @@ run_result run_on_resources(const std::string& config, long reps, json_line& out
         out.add("profile_peak", static_cast<long>(profile.peak_bytes_in_use));
         out.add("profile_peak_to_total", profile.peak_to_total());
         // A block the advice leaves to its owner is, in these programs, a relo container's (the syntax
-        // tree's node table): following the advice keeps it on relo's own allocator, where it grows in
-        // place, and the rest of such a program is small beside it, so the program runs as relo's.
+        // tree's node table), which the advice keeps on relo's own allocator. The programs cannot put
+        // one container on it and the rest on a resource, so such a program runs as relo's whole: the
+        // advice for the block, not for the rest (the report's relo-<strategy> rows have the rest's).
         if (strategy == relo::allocation_strategy::global_allocator || advice.owner_decides_bytes != 0)
             return run_plain(reps, plain_once);
     }

@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import report as rr  # noqa: E402
-from experiment import Context, Target, experiments_of  # noqa: E402
+from experiment import Context, experiments_of  # noqa: E402
 
 PAGE = os.path.join(ROOT, "docs", "performance.md")
 README = os.path.join(ROOT, "README.md")
@@ -130,16 +130,18 @@ COSTS = [
 
 
 def against_std(experiments, results, experiment, impl, cells, metric):
-    """The geometric mean, lowest and highest over the experiment's cells of impl ÷ std (medians of ratios in
-    the same rounds), or None when impl did not run in it."""
+    """The geometric mean, lowest and highest over the experiment's cells of impl ÷ std (each the median of
+    the ratios measured in the same rounds, whatever the experiment's own baseline), or None when impl did
+    not run in it."""
     names = (experiment,) if isinstance(experiment, str) else experiment  # the first where impl ran
-    rows = []
     for e in (x for name in names for x in experiments if x.name == name):
-        rows = rows or rr.target_rows(e, Target("", impl, "std", 1.0, cells=cells, metric=metric), results)
-    if not rows:
-        return None
-    ratios = [r for _, r in rows]
-    return math.exp(sum(math.log(r) for r in ratios) / len(ratios)), min(ratios), max(ratios)
+        rows = [r for r in results if r["experiment"] == e.name]
+        summary = rr.summarize(rows, metric or e.metric, "std")
+        ratios = [per_impl[impl]["median"] for (_, cell), per_impl in summary.items()
+                  if impl in per_impl and (cells is None or cells(cell))]
+        if ratios:
+            return math.exp(sum(math.log(r) for r in ratios) / len(ratios)), min(ratios), max(ratios)
+    return None
 
 
 def readme_tables(run_path):
@@ -149,7 +151,8 @@ def readme_tables(run_path):
     experiments = experiments_of(Context.from_json(run["setup"]))
     results = results_of(run["results"])
     date = next(h for h in run["header"] if h.startswith("- date:"))[len("- date: "):]
-    machine = next(h for h in run["header"] if h.startswith("- machine:"))[len("- machine: "):].split("),")[0] + ")"
+    machine = next(h for h in run["header"] if h.startswith("- machine:"))[len("- machine: "):]
+    machine = machine.split("),")[0] + ")" if ")," in machine else machine.split(",")[0]
     compiler = next(h for h in run["header"] if h.startswith("- compiler:"))[len("- compiler: "):].split(";")[0]
     lines = [BEGIN.format(run=os.path.relpath(run_path, ROOT)), "",
              f"relo's time (or code) divided by std::vector's: the geometric mean over an experiment's cells, and its "

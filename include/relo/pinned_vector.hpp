@@ -258,8 +258,9 @@ public:
     /// The bytes committed (readable and writable): capacity() elements and the rest of the last page.
     std::size_t committed_bytes() const noexcept { return committed_; }
 
-    /// O(1), never throws: decommits every page past size(); capacity() becomes size() rounded up to whole
-    /// pages. Invalidates nothing (past-the-end iterators stay valid).
+    /// Never throws: decommits every page past size() (one system call; the kernel's work is per page given
+    /// back); capacity() becomes size() rounded up to whole pages (huge pages past the commit policy's
+    /// threshold). Invalidates nothing (past-the-end iterators stay valid).
     void shrink_to_fit() noexcept {
         const typename base::capacity_guard open(*this, 0);
         set_committed(reservation::decommit_beyond(base_bytes(), committed_, used_bytes(), rule()));

@@ -426,17 +426,18 @@ inline allocation_recommendation recommend_for_blocks(const allocation_profile& 
 /// Which of relo's strategies fits the profile, with the reasons.
 inline allocation_recommendation recommend(const allocation_profile& p, const recommendation_thresholds& t = {}) {
     char why[256];
+    allocation_recommendation r;
     if (p.threads > 1 || p.cross_thread_frees > 0) {
         detail::print_into(why, sizeof why, "%llu threads allocate, %llu blocks freed by another thread",
                       static_cast<unsigned long long>(p.threads), static_cast<unsigned long long>(p.cross_thread_frees));
-        return {allocation_strategy::synchronized_multipool, why, "benchmark IV and the contention family"};
-    }
-    if (p.allocations <= t.few_allocations) {
+        r = {allocation_strategy::synchronized_multipool, why, "benchmark IV and the contention family"};
+    } else if (p.allocations <= t.few_allocations) {
         detail::print_into(why, sizeof why, "only %llu allocations: a local resource costs more than the ones it saves",
                            static_cast<unsigned long long>(p.allocations));
-        return {allocation_strategy::global_allocator, why, "benchmark I's DS1, a reserved vector<int>"};
+        r = {allocation_strategy::global_allocator, why, "benchmark I's DS1, a reserved vector<int>"};
+    } else {
+        r = detail::recommend_for_blocks(p, t);
     }
-    allocation_recommendation r = detail::recommend_for_blocks(p, t);
     const std::uint64_t largest = p.largest_allocation;
     if (largest >= t.dominant_block &&
         static_cast<double>(largest) >= t.dominant_share * static_cast<double>(p.peak_bytes_in_use)) {

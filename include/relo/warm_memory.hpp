@@ -125,8 +125,10 @@ inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
 /// Sets warm_memory_idle_delay() for the process (a negative delay is 0), from the next look.
 inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept {
     const std::int64_t ns = delay.count() > 0 ? static_cast<std::int64_t>(delay.count()) : 0;
-    detail::warm_memory_idle_delay_ns.store(ns, detail::memory_order_relaxed);
-    detail::reclaimable_caches.next_pass_ns.store(0, detail::memory_order_relaxed);  // (the next activity looks)
+    // (Sequentially consistent, with a pass's schedule and its second read of the delay: a pass running now
+    // either sees this delay or leaves this reset in place. The next activity looks.)
+    detail::warm_memory_idle_delay_ns.store(ns, detail::memory_order_seq_cst);
+    detail::reclaimable_caches.next_pass_ns.store(0, detail::memory_order_seq_cst);
 }
 
 /// Gives back, from any thread, what every thread keeps warm in caches it has not used for at least

@@ -17,10 +17,14 @@ def main(source, work):
         print("package_conan: conan is not installed (pip install conan): skipped")
         return 77
     home = os.path.join(work, "conan-home")
-    shutil.rmtree(home, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+    # The consumer copied out of the source tree: conan builds a test package inside its folder.
+    consumer = os.path.join(work, "consumer", "conan")
+    shutil.copytree(os.path.join(source, "tests", "package", "conan"), consumer)
+    shutil.copy(os.path.join(source, "tests", "package", "main.cpp"), os.path.join(work, "consumer", "main.cpp"))
     env = dict(os.environ, CONAN_HOME=home)
     for command in ([conan, "profile", "detect", "--force"],
-                    [conan, "create", source, "--build=missing", "-s", "compiler.cppstd=17"]):
+                    [conan, "create", source, "--build=missing", "-s", "compiler.cppstd=17", "-tf", consumer]):
         print("$", " ".join(command), flush=True)
         if subprocess.run(command, env=env).returncode != 0:
             return 1

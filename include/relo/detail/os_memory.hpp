@@ -362,8 +362,8 @@ inline bool single_threaded() noexcept {
 #endif
 }
 
-/// Copies an environment variable's value into `buffer` (`size` bytes, a longer value cut); false when
-/// it is unset. relo reads each of its settings once, at its first use (docs/settings.md); like any read
+/// Copies an environment variable's value into `buffer` (`size` bytes; a longer value is written as
+/// "(too long)", which no setting reads); false when it is unset. relo reads each of its settings once, at its first use (docs/settings.md); like any read
 /// of the environment it must not race the host's own setenv or putenv.
 inline bool environment_variable(const char* name, char* buffer, std::size_t size) noexcept {
 #if RELO_OS_WINDOWS
@@ -378,8 +378,9 @@ inline bool environment_variable(const char* name, char* buffer, std::size_t siz
     }
     return true;
 #else
-    const char* const value = std::getenv(name);
+    const char* value = std::getenv(name);
     if (value == nullptr) return false;
+    if (std::strlen(value) >= size) value = "(too long)";  // (as on Windows: not a value of relo's)
     std::size_t i = 0;
     for (; i + 1 < size && value[i] != '\0'; ++i) buffer[i] = value[i];
     buffer[i] = '\0';

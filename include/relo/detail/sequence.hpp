@@ -395,7 +395,8 @@ public:
     /// else from pos on. Strong when T relocates without throwing (std::vector's is basic in the middle),
     /// basic otherwise; input ranges: basic; at end(), as push_back. The value or range may be the
     /// container's own elements (std::vector forbids a range of them). The tail shifts by one memmove for
-    /// trivially relocatable T, by move assignment otherwise (one operation per shifted element).
+    /// trivially relocatable T, by move assignment when that cannot throw, by relocation otherwise (one
+    /// operation per shifted element).
     RELO_CONSTEXPR20 RELO_ALWAYS_INLINE iterator insert(const_iterator pos, const T& value) {
         if (pos.base() == ptr_end()) return append_one(value);
         return insert_one(pos, value);

@@ -146,7 +146,7 @@ RELO_NOINLINE inline void read_warm_memory_settings() noexcept {
         std::size_t expected = unread_limit;
         if (warm_memory_limit_bytes.compare_exchange_strong(expected, static_cast<std::size_t>(bytes),
                                                             memory_order_relaxed) && bad[0] != '\0')
-            print_to(stderr, bad_format, "RELO_WARM_MEMORY_LIMIT", bad, "a size (digits, then K, M or G or nothing)");
+            print_to(stderr, bad_format, "RELO_WARM_MEMORY_LIMIT", bad, "a size (digits, then nothing, K, KB, KiB, M, MB, MiB, G, GB or GiB)");
     }
     if (warm_memory_idle_delay_ns.load(memory_order_relaxed) == unread_delay) {
         std::uint64_t ms = RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS;
@@ -471,9 +471,12 @@ RELO_NOINLINE inline bool empty_idle_caches_if_due() noexcept {
     register_process_fence_if_idle_caches(delay);
     const registry_hold hold(true);
     if (!hold.owns()) return false;
-    reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), memory_order_relaxed);
-    // (A delay set meanwhile reset the next pass to now, which the store above may have undone.)
-    if (warm_memory_idle_delay_setting() != delay) reclaimable_caches.next_pass_ns.store(0, memory_order_relaxed);
+    // (A delay set meanwhile reset the next pass to now, which this store may undo: the setter stores the
+    // delay, then the reset; this pass stores its schedule, then reads the delay again. Sequentially
+    // consistent, so that one of the two sees the other's first store.)
+    reclaimable_caches.next_pass_ns.store(now + (delay > 2 ? delay / 2 : 1), memory_order_seq_cst);
+    if (warm_memory_idle_delay_ns.load(memory_order_seq_cst) != delay)
+        reclaimable_caches.next_pass_ns.store(0, memory_order_relaxed);
     return empty_idle_caches_locked(delay) != 0;
 }
 
