@@ -9,10 +9,16 @@ set(RELO_CMAKE_DIR ${CMAKE_INSTALL_DATADIR}/cmake/relo)
 install(EXPORT relo-targets NAMESPACE relo:: DESTINATION ${RELO_CMAKE_DIR})
 configure_package_config_file(cmake/relo-config.cmake.in ${PROJECT_BINARY_DIR}/relo-config.cmake
   INSTALL_DESTINATION ${RELO_CMAKE_DIR})
-# Before 1.0 a minor version may break the interface: an older 0.x asked for is accepted (SameMajorVersion
-# compares the major number and asks for at least the version requested), a newer one is not.
+# What a version promises (docs/stability.md): before 1.0 a minor version may change the interface, so a
+# 0.x asked for is found only in the same minor version (0.1 accepts 0.1.y); from 1.0, in the same major
+# version, at least the version asked for.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(relo_compatibility SameMinorVersion)
+else()
+  set(relo_compatibility SameMajorVersion)
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/relo-config-version.cmake
-  COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+  COMPATIBILITY ${relo_compatibility} ARCH_INDEPENDENT)
 install(FILES ${PROJECT_BINARY_DIR}/relo-config.cmake ${PROJECT_BINARY_DIR}/relo-config-version.cmake
   DESTINATION ${RELO_CMAKE_DIR})
 

@@ -58,8 +58,14 @@ if(NOT run_output MATCHES "GoogleTest not found, so the tests are not built")
 endif()
 run(${CMAKE_COMMAND} --install ${WORK_DIR}/relo-build)
 consume(package package -DCMAKE_PREFIX_PATH=${prefix})
-# The version file: the same or an older 0.x is accepted, a newer minor or major is not.
-foreach(ask ${relo_version}:yes ${major}.${minor}:yes ${major}.0:yes ${major}.${next_minor}:no ${next_major}.0:no)
+# The version file (docs/stability.md): at 0.x only the same minor version is accepted; from 1.0 the same
+# major version at least as new as asked; a newer minor or major never.
+if(major EQUAL 0 AND NOT minor EQUAL 0)
+  set(older_minor no)
+else()
+  set(older_minor yes)
+endif()
+foreach(ask ${relo_version}:yes ${major}.${minor}:yes ${major}.0:${older_minor} ${major}.${next_minor}:no ${next_major}.0:no)
   string(REPLACE ":" ";" ask "${ask}")
   list(GET ask 0 version)
   list(GET ask 1 wanted)
@@ -69,7 +75,7 @@ foreach(ask ${relo_version}:yes ${major}.${minor}:yes ${major}.0:yes ${major}.${
     message(FATAL_ERROR "find_package(relo ${version}) against relo ${relo_version}: expected found = ${wanted}\n${run_output}")
   endif()
 endforeach()
-message(STATUS "find_package(relo VERSION): older and equal accepted, newer refused")
+message(STATUS "find_package(relo VERSION): the versions docs/stability.md promises accepted, the others refused")
 # The installed printers are the ones the headers embed.
 file(READ ${prefix}/share/relo/gdb/relo_gdb.py installed_printers)
 file(READ ${RELO_SOURCE_DIR}/debugging/relo_gdb.py source_printers)
