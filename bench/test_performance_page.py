@@ -125,6 +125,23 @@ class PerformancePageTest(unittest.TestCase):
         pp.write(self.page, self.runs, make=pp.readme_tables)
         self.assertEqual(pp.check(self.page, self.runs, make=pp.readme_tables), 0)
 
+    def test_the_readme_chart_is_the_tables_values_and_its_check_fails_on_a_change(self):
+        import xml.etree.ElementTree as ET
+        report_dir = os.path.join(self.dir, "report")
+        os.makedirs(report_dir)
+        a_build_cost_run(report_dir)
+        pp.keep(report_dir, self.runs)
+        svg = pp.readme_chart(os.path.join(self.runs, "2026-01-03.json"))
+        root = ET.fromstring(svg)  # well-formed (a "<vector>" in a row's name is escaped)
+        bars = [e for e in root.iter("{http://www.w3.org/2000/svg}rect") if e.get("height") == "7"]
+        self.assertEqual(len(bars), 4, "relo and relo-small in the include row, relo in the two unit rows")
+        chart = os.path.join(self.dir, "chart.svg")
+        pp.write_chart(chart, self.runs)
+        self.assertEqual(pp.check_chart(chart, self.runs), 0)
+        with open(chart, "a") as f:
+            f.write(" ")
+        self.assertEqual(pp.check_chart(chart, self.runs), 1)
+
     def test_a_page_without_the_markers_is_refused(self):
         with open(self.page, "w") as f:
             f.write("# Page\n")
