@@ -315,6 +315,12 @@ std::pair<std::vector<int>, std::vector<std::size_t>> distances_and_hops(const G
     return {distance, hops};
 }
 
+// An out-edge with a property is its target and a unique_ptr to the property: relocated as bytes, and
+// exactly that big (a Boost whose layout changes fails here rather than in a graph).
+using edge_with_weight = boost::detail::stored_edge_property<std::size_t, boost::property<boost::edge_weight_t, int>>;
+static_assert(relo::is_trivially_relocatable_v<edge_with_weight>);
+static_assert(sizeof(edge_with_weight) == sizeof(std::size_t) + sizeof(void*));
+
 TEST(BoostGraph, AdjacencyListOnReloVectorsFindsWhatVecSFinds) {
     for (unsigned seed = 1; seed <= 10; ++seed) {
         const auto mine = random_graph<graph_of<relo_vecS>>(seed, 300, 1500);

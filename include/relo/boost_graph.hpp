@@ -71,4 +71,17 @@ struct parallel_edge_traits<relo::graph_vector_selector<Allocator>> {
 };
 }  // namespace boost
 
+#if !defined(BOOST_NO_CXX11_RVALUE_REFERENCES) && !defined(BOOST_NO_CXX11_SMART_PTR)
+namespace relo {
+RELO_ABI_NAMESPACE_BEGIN
+/// An out-edge with a property, as adjacency_list stores it: the target vertex and a std::unique_ptr to the
+/// property (boost/graph/detail/adjacency_list.hpp), so its bytes may move. A graph's edge lists then grow as
+/// a vector of pointers does (realloc, mremap), not element by element through its move constructor.
+template <class Vertex, class Property>
+struct is_trivially_relocatable<boost::detail::stored_edge_property<Vertex, Property>>
+    : all_trivially_relocatable<Vertex, std::unique_ptr<Property>> {};
+RELO_ABI_NAMESPACE_END
+}  // namespace relo
+#endif
+
 #endif  // RELO_BOOST_GRAPH_HPP
