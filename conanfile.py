@@ -51,5 +51,9 @@ class ReloConan(ConanFile):
         self.cpp_info.set_property("cmake_file_name", "relo")
         self.cpp_info.set_property("cmake_target_name", "relo::relo")
         self.cpp_info.set_property("pkg_config_name", "relo")
+        # What a version promises (docs/stability.md): before 1.0 only the same minor version, as the CMake
+        # package's own version file says.
+        if self.version.startswith("0."):
+            self.cpp_info.set_property("cmake_config_version_compat", "SameMinorVersion")
         if self.settings.os in ("Linux", "FreeBSD"):
             self.cpp_info.system_libs = ["pthread"]  # (the thread caches' keys, with a glibc before 2.34)

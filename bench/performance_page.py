@@ -198,7 +198,7 @@ def readme_tables(run_path):
 
 def readme_chart(run_path):
     """The README's chart, an SVG written from the same values as its table (and checked as it is): per row
-    one bar a container, its length the geometric mean on a log scale, a line across its cells' range."""
+    one bar a container, from 1 to the geometric mean on a log scale, a line across its cells' range."""
     (date, machine, compiler), rows = readme_values(run_path)
     colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"]
     low, high = 1 / 16, 8.0  # the axis: ratios beyond are drawn at its ends
@@ -226,7 +226,9 @@ def readme_chart(run_path):
         out.append(f'<text x="10" y="{y + bar:.0f}">{html.escape(what.replace("`", ""))}</text>')
         for v, colour in zip(values, colours):
             if v is not None:
-                out.append(f'<rect x="{x(low):.1f}" y="{y}" width="{x(v[0]) - x(low):.1f}" height="{bar - 2}" fill="{colour}"/>')
+                # (From 1: a bar's length is how far from std::vector's time, either way.)
+                out.append(f'<rect x="{min(x(1), x(v[0])):.1f}" y="{y}" width="{abs(x(v[0]) - x(1)):.1f}" '
+                           f'height="{bar - 2}" fill="{colour}"/>')
                 if v[1] != v[2]:
                     out.append(f'<line x1="{x(v[1]):.1f}" y1="{y + (bar - 2) / 2}" x2="{x(v[2]):.1f}" y2="{y + (bar - 2) / 2}" '
                                'stroke="black" stroke-width="1"/>')
@@ -281,7 +283,7 @@ def check(page=None, runs_dir=None, make=tables):
 def write_chart(chart=None, runs_dir=None):
     chart = chart or CHART
     os.makedirs(os.path.dirname(chart), exist_ok=True)
-    with open(chart, "w") as f:
+    with open(chart, "w", encoding="utf-8") as f:
         f.write(readme_chart(newest_run(runs_dir)))
     print(f"wrote {os.path.relpath(chart, ROOT)}")
 
@@ -290,7 +292,7 @@ def check_chart(chart=None, runs_dir=None):
     """0 when the chart is what the newest kept run gives; otherwise 1."""
     chart = chart or CHART
     run = newest_run(runs_dir)
-    have = open(chart).read() if os.path.exists(chart) else ""
+    have = open(chart, encoding="utf-8").read() if os.path.exists(chart) else ""
     if have != readme_chart(run):
         print(f"{os.path.relpath(chart, ROOT)}: not what {os.path.relpath(run, ROOT)} gives; run "
               "`python3 bench/performance_page.py write`")

@@ -17,10 +17,11 @@ def main(path):
     while end < len(lines) and lines[end].startswith("//") and not lines[end].startswith("///"):
         end += 1
     if end > 0:
+        # (\code{.unparsed} keeps the comment's alignment and, unlike \verbatim, drops the /// of each line.)
         for k in range(end):
-            lines[k] = ("/// \\verbatim" if k == 0 else "///") + lines[k][2:]
-        lines[end - 1] += " \\endverbatim \\file"
-    sys.stdout.write("\n".join(lines))
+            lines[k] = ("/// \\code{.unparsed}" if k == 0 else "///") + lines[k][2:]
+        lines[end - 1] += " \\endcode \\file"
+    sys.stdout.buffer.write("\n".join(lines).encode("utf-8"))
 
 
 if __name__ == "__main__":

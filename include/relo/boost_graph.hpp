@@ -77,9 +77,12 @@ RELO_ABI_NAMESPACE_BEGIN
 /// An out-edge with a property, as adjacency_list stores it: the target vertex and a std::unique_ptr to the
 /// property (boost/graph/detail/adjacency_list.hpp), so its bytes may move. A graph's edge lists then grow as
 /// a vector of pointers does (realloc, mremap), not element by element through its move constructor.
+/// (Only while the edge is laid out as that pair: a Boost that stores the property by value is not.)
 template <class Vertex, class Property>
 struct is_trivially_relocatable<boost::detail::stored_edge_property<Vertex, Property>>
-    : all_trivially_relocatable<Vertex, std::unique_ptr<Property>> {};
+    : std::bool_constant<all_trivially_relocatable<Vertex, std::unique_ptr<Property>>::value &&
+                         sizeof(boost::detail::stored_edge_property<Vertex, Property>) ==
+                             sizeof(std::pair<Vertex, std::unique_ptr<Property>>)> {};
 RELO_ABI_NAMESPACE_END
 }  // namespace relo
 #endif

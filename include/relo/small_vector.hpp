@@ -551,6 +551,8 @@ private:
     }
 };
 
+/// The element type deduced from an iterator range (and the allocator, when given), with the default
+/// inline capacity.
 template <class InputIt, class Alloc = default_allocator<typename std::iterator_traits<InputIt>::value_type>,
           std::enable_if_t<detail::is_input_iterator_v<InputIt> && detail::is_allocator_v<Alloc>, int> = 0>
 small_vector(InputIt, InputIt, Alloc = Alloc())
