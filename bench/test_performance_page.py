@@ -104,12 +104,16 @@ class PerformancePageTest(unittest.TestCase):
             f.write(text.replace(row, changed))
         self.assertEqual(pp.check(self.page, self.runs), 1)
 
-    def test_the_readme_table_divides_each_container_by_std_in_the_runs_cells(self):
+    def keep_build_cost_run(self):
+        """a_build_cost_run kept: its path in the runs folder."""
         report_dir = os.path.join(self.dir, "report")
         os.makedirs(report_dir)
         a_build_cost_run(report_dir)
         pp.keep(report_dir, self.runs)
-        lines = pp.readme_tables(os.path.join(self.runs, "2026-01-03.json"))
+        return os.path.join(self.runs, "2026-01-03.json")
+
+    def test_the_readme_table_divides_each_container_by_std_in_the_runs_cells(self):
+        lines = pp.readme_tables(self.keep_build_cost_run())
         text = "\n".join(lines)
         self.assertIn("2026-01-03 03:04 UTC, Some CPU (family 1, model 2)", text)
         row = lambda what: next(line for line in lines if line.startswith(f"| {what}"))  # noqa: E731
@@ -127,11 +131,7 @@ class PerformancePageTest(unittest.TestCase):
 
     def test_the_readme_chart_is_the_tables_values_and_its_check_fails_on_a_change(self):
         import xml.etree.ElementTree as ET
-        report_dir = os.path.join(self.dir, "report")
-        os.makedirs(report_dir)
-        a_build_cost_run(report_dir)
-        pp.keep(report_dir, self.runs)
-        svg = pp.readme_chart(os.path.join(self.runs, "2026-01-03.json"))
+        svg = pp.readme_chart(self.keep_build_cost_run())
         root = ET.fromstring(svg)  # well-formed (a "<vector>" in a row's name is escaped)
         bars = [e for e in root.iter("{http://www.w3.org/2000/svg}rect") if e.get("height") == "7"]
         self.assertEqual(len(bars), 4, "relo and relo-small in the include row, relo in the two unit rows")

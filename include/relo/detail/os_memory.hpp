@@ -366,26 +366,24 @@ inline bool single_threaded() noexcept {
 /// "(too long)", which no setting reads); false when it is unset. relo reads each of its settings once, at its first use (docs/settings.md); like any read
 /// of the environment it must not race the host's own setenv or putenv.
 inline bool environment_variable(const char* name, char* buffer, std::size_t size) noexcept {
+    const char* value = buffer;
 #if RELO_OS_WINDOWS
     // (The process's environment, not a C runtime's copy of it, which a DLL with its own runtime has.)
     const DWORD n = ::GetEnvironmentVariableA(name, buffer, static_cast<DWORD>(size));
     if (n == 0) return false;
-    if (n >= size) {  // (too long to be a value of relo's: not one, rather than a part of it)
-        const char* const why = "(too long)";
+    const bool too_long = n >= size;
+#else
+    value = std::getenv(name);
+    if (value == nullptr) return false;
+    const bool too_long = std::strlen(value) >= size;
+#endif
+    if (too_long) value = "(too long)";  // (not a value of relo's, rather than a part of one)
+    if (value != buffer) {
         std::size_t i = 0;
-        for (; i + 1 < size && why[i] != '\0'; ++i) buffer[i] = why[i];
+        for (; i + 1 < size && value[i] != '\0'; ++i) buffer[i] = value[i];
         buffer[i] = '\0';
     }
     return true;
-#else
-    const char* value = std::getenv(name);
-    if (value == nullptr) return false;
-    if (std::strlen(value) >= size) value = "(too long)";  // (as on Windows: not a value of relo's)
-    std::size_t i = 0;
-    for (; i + 1 < size && value[i] != '\0'; ++i) buffer[i] = value[i];
-    buffer[i] = '\0';
-    return true;
-#endif
 }
 
 /// Registers the process for process_wide_fence() (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_
