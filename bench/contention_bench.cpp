@@ -17,6 +17,10 @@
 //       each through a queue of at most 1,024 to its consumer, which frees it (a work queue, a pipeline).
 //   contention_bench churn --impl I --threads W --replacements-log N
 //       W threads each keep 1,000 live blocks of 8-512 bytes and replace one at random, 2^N times.
+//   contention_bench batch --impl I --threads W --blocks B --pairs-log N
+//       W threads each allocate B blocks of 8-512 bytes and then free them, in the order allocated, until
+//       2^N blocks were allocated and freed (a request's or a frame's objects, freed by the thread that
+//       made them).
 //
 // And what a pool of threads keeps once idle:
 //
@@ -103,6 +107,9 @@ using crossing_impls = table<named<"AS1", global_impl>,
                              named<"std-sync-pool", shared_impl<std::pmr::synchronized_pool_resource, true>>>;
 /// The churn's: those, and a multipool of each thread's own (the unsynchronized floor).
 using churn_impls = join_t<crossing_impls, table<named<"AS7", per_thread_impl<just<relo::multipool_resource>, false>>>>;
+/// The batch's: the churn's, and the synchronized multipool through std::pmr::memory_resource* (as a
+/// std::pmr container reaches it).
+using batch_impls = join_t<churn_impls, table<named<"relo-sync-pmr", shared_impl<relo::synchronized_multipool_resource, true>>>>;
 
 /// A block handed from a producer to its consumer.
 struct handed {
@@ -209,6 +216,26 @@ double churn(int workers, std::size_t replacements) {
     });
 }
 
+template <class Impl>
+double batch(int workers, std::size_t blocks, std::size_t pairs) {
+    typename Impl::shared shared;
+    return run_threads<Impl>(shared, workers, [&](int t, typename Impl::local& allocator) {
+        block_sizes sizes{{0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(t + 1)}};
+        std::vector<handed> made(blocks);
+        for (std::size_t done = 0; done < pairs; done += blocks) {
+            for (handed& b : made) {
+                b.bytes = sizes.next();
+                b.p = static_cast<unsigned char*>(allocator.allocate(b.bytes));
+                b.p[0] = static_cast<unsigned char>(done);
+            }
+            for (handed& b : made) {
+                keep(b.p[0]);
+                allocator.deallocate(b.p, b.bytes);
+            }
+        }
+    });
+}
+
 /// Prints one pattern's result: the time and the peak resident memory of the process.
 void print_pattern(const std::string& impl, const char* count_name, long count, long log, double t) {
     json_line out;
@@ -243,6 +270,26 @@ int run_churn(const options& opt) {
         }))
         options::usage_error("unknown strategy " + impl);
     print_pattern(impl, "threads", workers, log, t);
+    return 0;
+}
+
+int run_batch(const options& opt) {
+    const std::string impl = opt.required("impl");
+    const long workers = opt.number("threads", 1);
+    const long blocks = opt.number("blocks", 1000);
+    const long log = opt.number("pairs-log", 22);
+    if (workers < 1 || workers > 256 || blocks < 1 || blocks > (1L << 24) || log < 1 || log > 40)
+        options::usage_error("need 1 <= --threads <= 256, 1 <= --blocks <= 2^24, 1 <= --pairs-log <= 40");
+    double t = -1;
+    if (!batch_impls::with(impl, [&](auto tag) {
+            t = batch<typename decltype(tag)::type>(static_cast<int>(workers), static_cast<std::size_t>(blocks),
+                                                    std::size_t{1} << log);
+        }))
+        options::usage_error("unknown strategy " + impl);
+    json_line out;
+    out.add("impl", impl).add("threads", workers).add("blocks", blocks).add("log", log).add("time_s", t);
+    out.add("max_rss_kb", process_counters::read().max_rss_kb);
+    out.print();
     return 0;
 }
 
@@ -368,6 +415,7 @@ program this_program() {
         mode::of<impls, table<named<"bytes", char>>>("run", run),
         mode::of<crossing_impls, table<named<"bytes", char>>>("pipeline", run_pipeline),
         mode::of<churn_impls, table<named<"bytes", char>>>("churn", run_churn),
+        mode::of<batch_impls, table<named<"bytes", char>>>("batch", run_batch),
         mode{"idle-pool", run_idle_pool, {"std", "relo"}, {}, {{"bytes", 1}}, {}},
     });
 }

@@ -262,9 +262,11 @@ class SynchronizedMultipoolResourcePrinter(_Printer):
         if int(classes) != 0:
             pools = classes.dereference()["pools_"]
             class_count = int(classes.dereference()["pool_count_"])
+            # (a thread's bins follow its thread_bins header, in the same allocation)
+            bin_type = gdb.lookup_type(str(self.val.type.strip_typedefs()) + "::bin")
             t = self.val["caches_"]
             while int(t) != 0:
-                bins = _unique_ptr_get(t.dereference()["bins"])
+                bins = (t + 1).cast(bin_type.pointer())
                 for c in range(class_count):
                     # (blocks handed out through the bin: those it received less those it holds)
                     handed_out = _atomic_value(bins[c]["received"]) - _atomic_value(bins[c]["count"])

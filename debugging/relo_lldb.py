@@ -248,10 +248,10 @@ def synchronized_multipool_resource_summary(valobj, internal_dict):
                                                     pool_type), "size")
                  for c in range(_unsigned(table, "pool_count_"))]
         t = _member(v, "caches_")
+        # (a thread's bins follow its thread_bins header, in the same allocation)
+        bin_type = v.GetTarget().FindFirstType(v.GetType().GetCanonicalType().GetName() + "::bin")
         while t.GetValueAsUnsigned():
-            bins_ptr = _member(t.Dereference(), "bins")
-            bin_type = bins_ptr.GetType().GetTemplateArgumentType(0).GetArrayElementType()
-            bins = v.GetProcess().ReadPointerFromMemory(bins_ptr.GetLoadAddress(), lldb.SBError())
+            bins = t.GetValueAsUnsigned() + t.GetType().GetPointeeType().GetByteSize()
             for c, size in enumerate(sizes):
                 b = v.CreateValueFromAddress("bin", bins + c * bin_type.GetByteSize(), bin_type)
                 # (blocks handed out through the bin: those it received less those it holds)

@@ -254,6 +254,73 @@ TEST(SynchronizedMultipoolResource, BlocksFreedByAThreadThatHasExitedAreReused) 
     EXPECT_EQ(r.bytes_in_use(), 0u);
 }
 
+// A thread that allocates many blocks of a class and frees them keeps them in its bin: the bin's limit
+// rose each time it ran empty (a batch of 64-byte blocks: 256; two batches before any rise). So the second
+// round takes no block from the shards or the depot, and the depot never holds one.
+TEST(SynchronizedMultipoolResource, ABatchFreedByItsOwnThreadStaysInItsBin) {
+    locked_checking_resource upstream;
+    synchronized_multipool_resource r(&upstream);
+    std::thread([&] {
+        std::vector<void*> blocks(2000);
+        for (void*& p : blocks) p = r.allocate(64, 8);
+        for (void* p : blocks) r.deallocate(p, 64, 8);
+        EXPECT_GE(r.own_bin_blocks(64, 8), blocks.size());  // (and what is left of the last batch it took)
+        EXPECT_LT(r.own_bin_blocks(64, 8), blocks.size() + 256);
+        EXPECT_EQ(r.depot_blocks(64, 8), 0u);
+        const std::size_t held = r.upstream_bytes();
+        std::set<void*> first(blocks.begin(), blocks.end());
+        for (void*& p : blocks) {
+            p = r.allocate(64, 8);
+            std::memset(p, 5, 64);
+        }
+        EXPECT_EQ(r.upstream_bytes(), held);
+        EXPECT_EQ(std::set<void*>(blocks.begin(), blocks.end()), first);  // the same blocks, from the bin
+        for (void* p : blocks) r.deallocate(p, 64, 8);
+        EXPECT_EQ(r.depot_blocks(64, 8), 0u);
+    }).join();
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+    r.release();
+    EXPECT_EQ(upstream.checked().live_blocks(), 0u);
+}
+
+// A thread that only frees (blocks another thread allocated) keeps two batches in its bin and hands the
+// rest to the depot, whose blocks another thread then takes; and one whose limit rose brings it down
+// again once it only frees.
+TEST(SynchronizedMultipoolResource, AThreadThatOnlyFreesHandsItsBlocksOn) {
+    synchronized_multipool_resource r;
+    const std::size_t batch = 256;  // (64-byte blocks: 16 KiB)
+    std::vector<void*> foreign(20000);
+    for (void*& p : foreign) p = r.allocate(64, 8);
+    std::thread([&] {
+        std::vector<void*> own(2000);
+        for (void*& p : own) p = r.allocate(64, 8);
+        for (void* p : own) r.deallocate(p, 64, 8);
+        EXPECT_GE(r.own_bin_blocks(64, 8), own.size());  // (its limit rose)
+        for (void* p : foreign) r.deallocate(p, 64, 8);
+        EXPECT_LE(r.own_bin_blocks(64, 8), 2 * batch);  // (and came down)
+        EXPECT_GE(r.depot_blocks(64, 8), foreign.size() + own.size() - 2 * batch);
+    }).join();
+    std::thread([&] {
+        for (void*& p : foreign) p = r.allocate(64, 8);
+        for (void* p : foreign) r.deallocate(p, 64, 8);
+    }).join();
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+}
+
+// What a thread's bins may keep past two batches a class is bounded: 4 MiB a resource.
+TEST(SynchronizedMultipoolResource, WhatABinKeepsIsBounded) {
+    synchronized_multipool_resource r;
+    std::thread([&] {
+        std::vector<void*> blocks(40000);  // (20 MB of 512-byte blocks)
+        for (void*& p : blocks) p = r.allocate(512, 8);
+        for (void* p : blocks) r.deallocate(p, 512, 8);
+        const std::size_t batch = 32;  // (512-byte blocks: 16 KiB)
+        EXPECT_LE(r.own_bin_blocks(512, 8), 2 * batch + (std::size_t{4} << 20) / 512);
+        EXPECT_GE(r.depot_blocks(512, 8), blocks.size() - 2 * batch - (std::size_t{4} << 20) / 512);
+    }).join();
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+}
+
 // release() while the depot and the shards hold freed blocks of other threads: everything goes back to the
 // upstream, the depot is empty, and the resource serves again.
 TEST(SynchronizedMultipoolResource, ReleaseWhileTheDepotHoldsBlocks) {

@@ -119,6 +119,8 @@ def pattern_experiments(ctx):
     others = [f"AS1+{a}" for a in ctx.allocators]
     crossing = ["AS1", "relo-sync", "std-sync-pool"] + others
     churning = ["AS1", "AS7", "relo-sync", "std-sync-pool"] + others
+    batching = churning + ["relo-sync-pmr"]
+    batch_blocks = ctx.pick({"smoke": [100], "quick": [100, 1000, 4000], "full": [10, 100, 1000, 4000]})
     memory = Target("peak resident memory ≤ 2× the global allocator's + 8 MiB", "relo-sync", "AS1", 2.0,
                     metric="max_rss_kb", allowance=8 * 1024)
     return [
@@ -145,6 +147,21 @@ def pattern_experiments(ctx):
             pinned=False, targets=[memory, Target("time ≤ 1.0× glibc malloc", "relo-sync", "AS1", 1.0),
                                    Target("time ≤ 1.0× the best global allocator", "relo-sync", ["AS1"] + others, 1.0),
                                    Target("time ≤ 1.2× a multipool per thread", "relo-sync", "AS7", 1.2)]),
+        Experiment(
+            "contention-batch", "Blocks freed by the thread that allocated them, a batch at a time",
+            f"W threads each allocate B blocks of 8–512 bytes and then free them in the order allocated, until "
+            f"2^{log} blocks were allocated and freed (a request's or a frame's objects). relo-sync-pmr: the "
+            "synchronized multipool through std::pmr::memory_resource*, as a std::pmr container reaches it; the "
+            "others as in the churn above. Not pinned.",
+            PROGRAM, batching, "AS1",
+            [(f"B={b} W={w}", ["batch", "--threads", str(w), "--blocks", str(b), "--pairs-log", str(log)])
+             for b in batch_blocks for w in threads[:2]],
+            summary=("relo-sync", [i for i in batching if i not in ("relo-sync", "relo-sync-pmr", "AS7")]),
+            section=peak_memory_section, pinned=False,
+            targets=[memory, Target("time ≤ 1.0× glibc malloc, through memory_resource* too", "relo-sync-pmr", "AS1", 1.0),
+                     Target("time ≤ 1.0× the best global allocator", "relo-sync", ["AS1"] + others, 1.0),
+                     Target("through memory_resource*: time ≤ 1.2× the best global allocator", "relo-sync-pmr",
+                            ["AS1"] + others, 1.2)]),
     ]
 
 

@@ -388,6 +388,15 @@ private:
         return aligned_class(small_classes_[(n - 1) >> small_class_shift_], alignment);
     }
 
+    /// class_of where the table alone answers (a request within it, whose class is aligned enough): true,
+    /// and the class in i; false otherwise (class_of answers).
+    RELO_ALWAYS_INLINE bool table_class_of(std::size_t bytes, std::size_t alignment, std::size_t& i) const noexcept {
+        const std::size_t n = bytes > alignment ? bytes : alignment;
+        if (RELO_UNLIKELY(n - 1 >= small_class_limit_)) return false;
+        i = small_classes_[(n - 1) >> small_class_shift_];  // (below pool_count_: the table ends at a class)
+        return !(RELO_UNLIKELY(alignment > least_class_alignment_) && natural_alignment(pools_[i].size) < alignment);
+    }
+
     /// Class i, or when its blocks are less aligned than asked (a finer class: 40 bytes are aligned to 8,
     /// 12 bytes to 4) the first class above it that is.
     RELO_ALWAYS_INLINE std::size_t aligned_class(std::size_t i, std::size_t alignment) const noexcept {

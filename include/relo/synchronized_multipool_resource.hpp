@@ -8,15 +8,19 @@
 // Three levels, as the per-thread caches of tcmalloc:
 //   - each thread's bins: per size class, the thread's free blocks, taken and given back with no lock and
 //     no atomic read-modify-write (a table per thread finds the bins of the last four resources it used);
-//   - a depot per class, shared by every thread behind a spin lock: a bin that holds more than two batches
-//     (a batch: 16 KiB of blocks, at least 16 and at most 1,024) hands it one, an empty bin takes one from it
-//     first, and a thread that ends hands it everything its bins held;
+//   - a depot per class, shared by every thread behind a spin lock: a bin that holds more than its limit
+//     (two batches; a batch: 16 KiB of blocks, at least 16 and at most 1,024) hands it a batch, an empty
+//     bin takes one from it first, and a thread that ends hands it everything its bins held. A bin's limit
+//     rises by a batch each time it runs empty, as tcmalloc's free lists grow, up to 4 MiB a thread past
+//     the two batches a class, and comes down by a batch every fourth time it overflows: a thread that
+//     frees the blocks it allocated keeps them, one that frees what others allocate hands them on;
 //   - shards (several relo::multipool_resource, a power of two, at least four and twice the hardware
 //     threads, at most 64, each behind a spin lock, selected by the thread's number): they make new
 //     blocks from their chunks, a batch at a time, only when the depot of the class is empty.
 // So a block that one thread frees for another (a queue, a pipeline) comes back into use by the thread
-// that allocates, and the memory held is the blocks in use plus at most two batches per class and thread:
-// docs/measurements/memory_resources.md, "Blocks freed by another thread, and a bin per thread". A
+// that allocates, and the memory held is the blocks in use plus two batches per class and thread, and at
+// most 4 MiB more per thread: docs/measurements/memory_resources.md, "Blocks freed by another thread, and a
+// bin per thread" and "Blocks freed by the thread that allocated them". A
 // thread that is ending (another thread_local's destructor) uses its shard directly. Requests larger than
 // the largest class go to the upstream through one more shard under its own lock. The upstream must be
 // thread-safe (the default resource is).
@@ -48,6 +52,7 @@
 #include <new>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -149,34 +154,39 @@ public:
         release();
         while (thread_bins* t = caches_) {
             caches_ = t->next;
-            delete t;
+            thread_bins::destroy(t);
         }
     }
 
     /// As multipool_resource::allocate, from the calling thread's bin. (The fast path is inline, as
-    /// multipool_resource's: out of line, the churn benchmark lost to a multipool per thread;
+    /// multipool_resource's: out of line, the churn benchmark lost to a multipool per thread; and it calls
+    /// nothing but one slow path, in tail position, so that it saves no register:
     /// docs/measurements/memory_resources.md.)
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
-        const std::size_t i = class_table().class_of(bytes, alignment);
-        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_upstream(bytes, alignment);
-        thread_bins* const own = own_bins();
-        if (RELO_UNLIKELY(own == nullptr)) return allocate_from_shard(i);
-        const bins_guard g(*own);
-        bin& b = own->bins[i];
-        return RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(b, i);
+        if constexpr (!RELO_PRECONDITIONS_CHECKED) {
+            std::size_t i;
+            thread_bins* own;
+            if (RELO_LIKELY(fast_bins(bytes, alignment, i, own))) {
+                bin& b = own->bins()[i];
+                if (RELO_LIKELY(b.head != nullptr)) return pop(b, i);
+            }
+        }
+        return allocate_slowly(bytes, alignment);
     }
 
     /// As multipool_resource::deallocate; a pool block goes to the calling thread's bin.
     RELO_ALWAYS_INLINE void deallocate(void* block, std::size_t bytes,
                                        std::size_t alignment = alignof(std::max_align_t)) noexcept {
-        const std::size_t i = class_table().class_of(bytes, alignment);
-        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_upstream(block, bytes, alignment);
-        check_pool_block(block, i, alignment);
-        thread_bins* const own = own_bins();
-        if (RELO_UNLIKELY(own == nullptr)) return deallocate_to_shard(block, i);
-        const bins_guard g(*own);
-        bin& b = own->bins[i];
-        if (RELO_UNLIKELY(push(b, block, i) > b.limit)) give_batch_of_bin(b, i);
+        if constexpr (!RELO_PRECONDITIONS_CHECKED) {
+            std::size_t i;
+            thread_bins* own;
+            if (RELO_LIKELY(fast_bins(bytes, alignment, i, own))) {
+                bin& b = own->bins()[i];
+                if (RELO_LIKELY(push(b, block, i) <= b.limit)) return;
+                return bin_overflows(*own, b, i);
+            }
+        }
+        return deallocate_slowly(block, bytes, alignment);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
@@ -195,10 +205,11 @@ public:
         guard g(caches_lock_);
         for (thread_bins* t = caches_; t != nullptr; t = t->next) {
             for (std::size_t c = 0; c < classes; ++c) {
-                t->bins[c].head = nullptr;
-                t->bins[c].count.store(0, std::memory_order_relaxed);
-                t->bins[c].received.store(0, std::memory_order_relaxed);
+                t->bins()[c].head = nullptr;
+                t->bins()[c].count.store(0, std::memory_order_relaxed);
+                t->bins()[c].received.store(0, std::memory_order_relaxed);
             }
+            reset_limits(*t);
         }
     }
 
@@ -221,7 +232,7 @@ public:
         guard g(caches_lock_);
         for (const thread_bins* t = caches_; t != nullptr; t = t->next) {
             for (std::size_t c = 0; c < class_table().pool_count_; ++c)
-                total += static_cast<std::size_t>(t->bins[c].handed_out()) * size_of(c);
+                total += static_cast<std::size_t>(t->bins()[c].handed_out()) * size_of(c);
         }
         return total;
     }
@@ -230,7 +241,7 @@ public:
     std::size_t own_bin_blocks(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) noexcept {
         const std::size_t i = class_table().class_of(bytes, alignment);
         thread_bins* const own = i < class_table().pool_count_ ? own_bins() : nullptr;
-        return own != nullptr ? own->bins[i].count.load(std::memory_order_relaxed) : 0;
+        return own != nullptr ? own->bins()[i].count.load(std::memory_order_relaxed) : 0;
     }
     /// Bytes held from the upstream, as multipool_resource::upstream_bytes(), summed over the shards.
     std::size_t upstream_bytes() noexcept { return sum([](const multipool_resource& p) { return p.upstream_bytes(); }); }
@@ -359,7 +370,8 @@ private:
 
     // ---- The threads' bins: each thread's free blocks of each class, taken and given back without a lock
     // or an atomic read-modify-write; a bin exchanges a batch at a time with the class's depot, or with
-    // the thread's shard, which makes new blocks from its chunks. A bin holds at most two batches.
+    // the thread's shard, which makes new blocks from its chunks. A bin holds at most its limit: two
+    // batches, more while it runs empty (raise_limit).
 
     /// (The counts are atomic for bytes_in_use, which reads them from another thread; their owner only
     /// loads and stores them. The blocks handed out less those taken back, which bytes_in_use needs, are
@@ -368,7 +380,8 @@ private:
         void* head = nullptr;  // free blocks, linked and poisoned as on a pool's free list
         std::atomic<std::size_t> count{0};
         std::atomic<std::ptrdiff_t> received{0};  // blocks from the depot and the shard less blocks given back
-        std::size_t limit = 0;                    // count past which a batch goes to the depot: two batches
+        std::uint32_t limit = 0;     // count past which a batch goes to the depot: two batches, or more (raise_limit)
+        std::uint32_t overflows = 0;  // past the limit, since it last came down (bin_overflows)
         std::ptrdiff_t handed_out() const noexcept {
             return received.load(std::memory_order_relaxed) -
                    static_cast<std::ptrdiff_t>(count.load(std::memory_order_relaxed));
@@ -390,9 +403,26 @@ private:
     struct alignas(64) thread_bins {
         thread_bins* next = nullptr;  // the resource's list of them (under caches_lock_)
         bool taken = false;           // by a living thread
+        std::size_t raised_bytes = 0;  // what the bins' limits were raised by, in bytes (raise_limit)
         detail::spin_lock check_lock;  // (hardened builds: the double-free check reads other threads' bins)
-        std::unique_ptr<bin[]> bins;
+        /// One bin per class, in the same allocation, just after (one load less on every fast path).
+        bin* bins() noexcept { return reinterpret_cast<bin*>(this + 1); }
+        const bin* bins() const noexcept { return reinterpret_cast<const bin*>(this + 1); }
+        static thread_bins* make(std::size_t classes) noexcept {
+            void* p = ::operator new(sizeof(thread_bins) + classes * sizeof(bin), std::align_val_t{alignof(thread_bins)},
+                                     std::nothrow);
+            if (p == nullptr) return nullptr;
+            auto* t = ::new (p) thread_bins;
+            for (std::size_t c = 0; c < classes; ++c) ::new (static_cast<void*>(t->bins() + c)) bin;
+            return t;
+        }
+        static void destroy(thread_bins* t) noexcept {  // (bins and their atomics are trivially destructible)
+            t->~thread_bins();
+            ::operator delete(t, std::align_val_t{alignof(thread_bins)});
+        }
     };
+    static_assert(std::is_trivially_destructible<bin>::value && sizeof(thread_bins) % alignof(bin) == 0,
+                  "thread_bins::make places the bins after the header, destroy does not run their destructors");
     /// Held by the bins' owner around every use, and by the hardened checks: only where they are on.
     struct bins_guard {
         explicit bins_guard(thread_bins& t) noexcept : bins(t) {
@@ -449,6 +479,39 @@ private:
         return find_own_bins(table);
     }
 
+    /// Whether the calling thread's bins for this resource (in own) and the class of the request (in i) are
+    /// found at once: a class from the table, and the bins of the resource the thread used last. (The slow
+    /// paths find them otherwise.)
+    RELO_ALWAYS_INLINE bool fast_bins(std::size_t bytes, std::size_t alignment, std::size_t& i,
+                                      thread_bins*& own) const noexcept {
+        if (RELO_UNLIKELY(!class_table().table_class_of(bytes, alignment, i))) return false;
+        const thread_table* const table = bins_table::existing_state();
+        if (RELO_UNLIKELY(table == nullptr || table->slot[0].resource != id_)) return false;
+        own = table->slot[0].bins;  // (never null in a slot with a resource)
+        return true;
+    }
+
+    /// allocate and deallocate, every case.
+    RELO_NOINLINE void* allocate_slowly(std::size_t bytes, std::size_t alignment) {
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_upstream(bytes, alignment);
+        thread_bins* const own = own_bins();
+        if (RELO_UNLIKELY(own == nullptr)) return allocate_from_shard(i);
+        const bins_guard g(*own);
+        bin& b = own->bins()[i];
+        return RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(*own, b, i);
+    }
+    RELO_NOINLINE void deallocate_slowly(void* block, std::size_t bytes, std::size_t alignment) noexcept {
+        const std::size_t i = class_table().class_of(bytes, alignment);
+        if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_upstream(block, bytes, alignment);
+        check_pool_block(block, i, alignment);
+        thread_bins* const own = own_bins();
+        if (RELO_UNLIKELY(own == nullptr)) return deallocate_to_shard(block, i);
+        const bins_guard g(*own);
+        bin& b = own->bins()[i];
+        if (RELO_UNLIKELY(push(b, block, i) > b.limit)) bin_overflows(*own, b, i);
+    }
+
     RELO_NOINLINE thread_bins* find_own_bins(thread_table& table) noexcept {
         if (table.closed) return nullptr;
         for (std::size_t k = 1; k < thread_table::slots; ++k) {
@@ -474,14 +537,9 @@ private:
                 return t;
             }
         }
-        auto* t = new (std::nothrow) thread_bins;
+        thread_bins* const t = thread_bins::make(class_table().pool_count_);
         if (t == nullptr) return nullptr;
-        t->bins.reset(new (std::nothrow) bin[class_table().pool_count_]);
-        if (t->bins == nullptr) {
-            delete t;
-            return nullptr;
-        }
-        for (std::size_t c = 0; c < class_table().pool_count_; ++c) t->bins[c].limit = 2 * batches_[c];
+        reset_limits(*t);
         t->taken = true;
         t->next = caches_;
         caches_ = t;
@@ -505,12 +563,13 @@ private:
         {
             const bins_guard g(t);
             for (std::size_t i = 0; i < class_table().pool_count_; ++i) {
-                bin& b = t.bins[i];
+                bin& b = t.bins()[i];
                 const std::size_t n = b.count.load(std::memory_order_relaxed);
                 if (n != 0) give_to_depot(b.head, i, n);
                 b.take(n);
                 b.receive(-static_cast<std::ptrdiff_t>(n));
             }
+            reset_limits(t);
         }
         guard g(caches_lock_);
         t.taken = false;
@@ -530,6 +589,44 @@ private:
         return b.add(1);
     }
 
+    /// Bin b (class i) of t holds more than its limit: a batch goes to the depot. A limit raised past two
+    /// batches (raise_limit) comes down by a batch at every fourth such overflow, as tcmalloc's: the thread
+    /// now frees more of the class than it allocates.
+    RELO_NOINLINE void bin_overflows(thread_bins& t, bin& b, std::size_t i) noexcept {
+        give_batch_of_bin(b, i);
+        if (b.limit > 2 * batches_[i] && ++b.overflows > 3) {
+            b.limit -= static_cast<std::uint32_t>(batches_[i]);
+            t.raised_bytes -= batches_[i] * size_of(i);
+            b.overflows = 0;
+        }
+    }
+
+    /// Bin b (class i) of t ran empty: its limit rises by a batch while t's raises stay within
+    /// raise_allowance, as tcmalloc's free lists grow when they run empty. So a thread that takes many
+    /// blocks of a class and gives them back (a batch built and freed, a churn) keeps them in its bin,
+    /// where they crossed the depot's lock twice a batch; a thread that only frees (what another
+    /// allocated) keeps two batches and hands the rest on.
+    void raise_limit(thread_bins& t, bin& b, std::size_t i) noexcept {
+        const std::size_t raise = batches_[i] * size_of(i);
+        if (t.raised_bytes + raise > raise_allowance) return;
+        t.raised_bytes += raise;
+        b.limit += static_cast<std::uint32_t>(batches_[i]);
+    }
+
+    /// What one thread's bins of one resource may hold past two batches a class, when their limits rise:
+    /// 4 MiB, tcmalloc's bound on a thread's cache (docs/measurements/memory_resources.md, "Blocks freed
+    /// by the thread that allocated them").
+    static constexpr std::size_t raise_allowance = std::size_t{4} << 20;
+
+    /// Every bin of t back to two batches.
+    void reset_limits(thread_bins& t) noexcept {
+        for (std::size_t c = 0; c < class_table().pool_count_; ++c) {
+            t.bins()[c].limit = static_cast<std::uint32_t>(2 * batches_[c]);
+            t.bins()[c].overflows = 0;
+        }
+        t.raised_bytes = 0;
+    }
+
     /// A batch of bin b (class i), which holds more than two, to the depot.
     RELO_NOINLINE void give_batch_of_bin(bin& b, std::size_t i) noexcept {
         give_to_depot(b.head, i, batches_[i]);
@@ -540,7 +637,8 @@ private:
     /// Fills the empty bin b (class i) with a batch: from the depot, or from the thread's shard (its free
     /// blocks, then its newest chunk, then a new chunk); and takes a block of it. Throws std::bad_alloc
     /// when the upstream does and nothing was found.
-    RELO_NOINLINE void* refill_and_pop(bin& b, std::size_t i) {
+    RELO_NOINLINE void* refill_and_pop(thread_bins& t, bin& b, std::size_t i) {
+        raise_limit(t, b, i);
         const std::size_t n = batches_[i];
         if (depots_[i].count.load(std::memory_order_relaxed) != 0) {
             const std::size_t got = take_from_depot(b.head, i, n);
@@ -629,7 +727,7 @@ private:
             }
             for (thread_bins* t = first; t != nullptr && !is_free; t = t->next) {
                 const bins_guard b(*t);
-                is_free = on_list(t->bins[i].head, block);
+                is_free = on_list(t->bins()[i].head, block);
             }
         }
         RELO_EXPECTS_MSG(!is_free,

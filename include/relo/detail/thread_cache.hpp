@@ -589,6 +589,13 @@ public:
         return start_thread_part();
     }
 
+    /// The calling thread's state, or null before its first use (a fast path that leaves the first to a
+    /// slow one).
+    RELO_ALWAYS_INLINE static State* existing_state() noexcept {
+        thread_part* const part = current_part();
+        return RELO_LIKELY(part != nullptr) ? &part->state : nullptr;
+    }
+
     /// f(the calling thread's state), inside a visit of its owner (for a reader or a trim of a reclaimable
     /// cache: another thread may empty it meanwhile otherwise); f(the closed state) in a nested visit.
     template <class F>
