@@ -163,7 +163,7 @@ bench_from_clone() {
 cmd_bench() {
   ensure_packages cmake make g++ libboost-dev python3 python3-matplotlib util-linux \
     libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 libbenchmark-dev libabsl-dev llvm-14-dev libboost-container-dev \
-    nlohmann-json3-dev libboost-graph-dev linux-perf
+    nlohmann-json3-dev libboost-graph-dev linux-perf valgrind
   pick_python
   local dir="$ROOT/build/bench-release"
   mkdir -p "$ROOT/build"
@@ -182,6 +182,12 @@ cmd_bench() {
     echo "build failed: see $dir.build.log"
     return 1
   fi
+  # (The applications family's instruction counts, beyond the smoke scale: the programs built for valgrind.)
+  case " ${run_args[*]} " in
+    *" --smoke "*) ;;
+    *) cmake --build "$dir" -j "$JOBS" --target relo_bench_counted >>"$dir.build.log" 2>&1 ||
+         log "no programs for valgrind (see $dir.build.log): the applications family counts no instructions" ;;
+  esac
   "$PYTHON" "$ROOT/bench/run.py" --build-dir "$dir" "${run_args[@]}"
 }
 

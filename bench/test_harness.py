@@ -461,6 +461,39 @@ class ApplicationsSharesTest(unittest.TestCase):
         self.assertIsNone(applications.shares_of_report("# nothing sampled\n"))
 
 
+class ApplicationsInstructionsTest(unittest.TestCase):
+    """The applications family's instruction counts: cachegrind's report read, the timed runs set, the table."""
+
+    def test_reads_cachegrinds_count(self):
+        from families import applications
+        report = "==26775== \n==26775== I   refs:      1,429,936,826\n"
+        self.assertEqual(applications.instructions_of(report), 1429936826)
+        self.assertIsNone(applications.instructions_of("==1== ERROR SUMMARY: 0 errors\n"))
+
+    def test_sets_the_timed_runs(self):
+        from families import applications
+        argv = ["run", "--program", "json", "--scale", "1", "--reps", "5"]
+        self.assertEqual(applications.with_reps(argv, 2), ["run", "--program", "json", "--scale", "1", "--reps", "2"])
+        self.assertEqual(argv[-1], "5")  # (a copy)
+        self.assertEqual(applications.with_reps(["run"], 1), ["run", "--reps", "1"])
+
+    def test_table_divides_by_std(self):
+        from families import applications
+        extra = [{"experiment": "applications-instructions", "cell": "json", "impl": "std", "instructions": 1000},
+                 {"experiment": "applications-instructions", "cell": "json", "impl": "relo", "instructions": 1015},
+                 {"experiment": "applications-instructions", "cell": "graph", "impl": "std", "instructions": 400},
+                 {"experiment": "applications-instructions", "cell": "graph", "impl": "relo", "unavailable": "x"}]
+        lines = applications.instructions_section(extra)
+        self.assertIn("| json | 1,000 | 1.015 |", lines)
+        self.assertIn("| graph | 400 | – |", lines)
+
+    def test_unavailable_says_why(self):
+        from families import applications
+        lines = applications.instructions_section([{"experiment": "applications-instructions", "cell": "-",
+                                                    "impl": "-", "unavailable": "valgrind is not installed"}])
+        self.assertIn("Not counted: valgrind is not installed.", lines)
+
+
 class ChartScaleTest(unittest.TestCase):
     def test_a_peer_25_times_slower_puts_the_bars_on_a_log_scale(self):
         self.assertTrue(rr.wants_log_scale([1.0, 0.7, 1.2, 25.0]))

@@ -182,29 +182,137 @@ def shares_of_report(report):
 
 
 def extra_runs(ctx, ran, runner):
+    """Each program that ran, once under perf record for the configurations of SAMPLED, and its
+    instructions per timed run under cachegrind (instruction_counts)."""
+    return sample_runs(ran, runner) + instruction_counts(ctx, ran, runner)
+
+
+def sample_runs(ran, runner):
     """Each program that ran, once under perf record for the configurations of SAMPLED."""
     if shutil.which("perf") is None:
         return [{"experiment": "applications-shares", "cell": "-", "impl": "-", "round": 0, "extra": True,
                  "unavailable": "perf is not installed"}]
     out = []
+    for e, label, argv, impl in cases_that_ran(ran, SAMPLED):
+        out.append(extra_row("applications-shares", label, impl, "shares",
+                             sample_shares(runner.path(e.program), argv, impl),
+                             "perf record failed (perf_event_paranoid, or no perf for this kernel)"))
+    return out
+
+
+def extra_row(experiment, label, impl, field, value, why):
+    """An extra run's result: `field` holds the value, or `unavailable` says why there is none."""
+    r = {"experiment": experiment, "cell": label, "impl": impl, "round": 0, "extra": True}
+    if value is None:
+        r["unavailable"] = why
+    else:
+        r[field] = value
+    return r
+
+
+def cases_that_ran(ran, impls):
+    """(experiment, cell label, argv, configuration) of each of the family's cells that ran, for each of
+    `impls` the experiment has."""
     for e, labels in ran:
         if not e.name.startswith("applications"):
             continue
         for label, argv in e.cells:
-            if label not in labels:
-                continue
-            for impl in [i for i in SAMPLED if i in e.impls]:
-                shares = sample_shares(runner.path(e.program), list(argv), impl)
-                r = {"experiment": "applications-shares", "cell": label, "impl": impl, "round": 0, "extra": True}
-                if shares is None:
-                    r["unavailable"] = "perf record failed (perf_event_paranoid, or no perf for this kernel)"
-                else:
-                    r["shares"] = shares
-                out.append(r)
+            if label in labels:
+                for impl in [i for i in impls if i in e.impls]:
+                    yield e, label, list(argv), impl
+
+
+# ---- instructions: what a timed run executes, counted (deterministic where the time is not)
+
+COUNTED = ["std", "relo", "boost", "relo-recommended", "absl", "llvm"]
+
+
+def instructions_of(output):
+    """The instructions valgrind --tool=cachegrind counted ("I refs"), from its report, or None."""
+    m = re.search(r"I\s+refs:\s+([\d,]+)", output)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
+def with_reps(argv, reps):
+    """A case's argv with its timed runs set to `reps`."""
+    out = list(argv)
+    if "--reps" in out:
+        out[out.index("--reps") + 1] = str(reps)
+    else:
+        out += ["--reps", str(reps)]
     return out
 
 
+def counted_instructions(path, argv, impl):
+    """The instructions of one timed run of a case: the whole process with two timed runs less the whole
+    process with one (the input's generation, the untimed run and the process's start cancel out)."""
+    counts = []
+    for reps in (1, 2):
+        run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                              path] + with_reps(argv, reps) + ["--impl", impl], capture_output=True, text=True)
+        counts.append(instructions_of(run.stderr) if run.returncode == 0 else None)
+    return None if None in counts else counts[1] - counts[0]
+
+
+# The programs built for valgrind (bench/CMakeLists.txt: x86-64-v3, no AVX-512), by the timed one's name.
+COUNTED_PROGRAMS = {PROGRAM: "applications_counted_bench", TREE_PROGRAM: "applications_tree_counted_bench"}
+
+
+def instruction_counts(ctx, ran, runner):
+    """Each program's instructions per timed run under cachegrind, for the configurations of COUNTED, in its
+    build for valgrind; not at the smoke scale (valgrind runs each program about 30 times slower)."""
+    if ctx.mode == "smoke":
+        return []
+    why = None
+    if shutil.which("valgrind") is None:
+        why = "valgrind is not installed"
+    elif not all(os.path.exists(runner.path(p)) for p in COUNTED_PROGRAMS.values()):
+        why = "the programs for valgrind were not built (`cmake --build <dir> --target relo_bench_counted`)"
+    if why:
+        return [{"experiment": "applications-instructions", "cell": "-", "impl": "-", "round": 0, "extra": True,
+                 "unavailable": why}]
+    out = []
+    for e, label, argv, impl in cases_that_ran(ran, COUNTED):
+        out.append(extra_row("applications-instructions", label, impl, "instructions",
+                             counted_instructions(runner.path(COUNTED_PROGRAMS[e.program]), argv, impl),
+                             "valgrind failed"))
+    return out
+
+
+def instructions_section(extra):
+    """The instructions per timed run, beside std's: a ratio that does not vary from run to run."""
+    rows = [r for r in extra if r.get("experiment") == "applications-instructions"]
+    if not rows:
+        return []
+    lines = ["## Whole programs: instructions", ""]
+    counted = {(r["cell"], r["impl"]): r["instructions"] for r in rows if "instructions" in r}
+    if not counted:
+        return lines + [f"Not counted: {rows[0].get('unavailable', 'valgrind failed')}.", ""]
+    impls = [i for i in COUNTED if any(k[1] == i for k in counted)]
+    lines += ["Instructions of one timed run of each program (`valgrind --tool=cachegrind`: the process with two "
+              "timed runs less the process with one; the programs built alike but for x86-64-v3, as valgrind "
+              "decodes no AVX-512), ÷ std's, with std's count: what the times above vary around, counted the "
+              "same in every run. A time ratio far from its instruction ratio is memory and branches (page "
+              "faults, cache misses), not code.", "",
+              "| program | std | " + " | ".join(i for i in impls if i != "std") + " |",
+              "|---|---:|" + "---:|" * (len(impls) - 1)]
+    for program in dict.fromkeys(k[0] for k in counted):
+        base = counted.get((program, "std"))
+        cells = [f"{base:,}" if base else "–"]
+        for impl in impls:
+            if impl == "std":
+                continue
+            n = counted.get((program, impl))
+            cells.append(f"{n / base:.3f}" if n is not None and base else "–")
+        lines.append(f"| {program} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def extra_section(ctx, extra, out):
+    return shares_section(extra) + instructions_section(extra)
+
+
+def shares_section(extra):
     rows = [r for r in extra if r.get("experiment") == "applications-shares"]
     if not rows:
         return []
