@@ -86,6 +86,26 @@ def summarize(results, metric, baseline):
     return summary
 
 
+def median_interval(values, confidence=0.95):
+    """A confidence interval of the median of `values` from their order statistics (no assumption on their
+    distribution): (low, high, coverage), the widest pair of ranks k and n - k + 1 whose coverage, from the
+    binomial distribution of a sample's values below the median, is at least `confidence`; the whole range
+    (and its smaller coverage) when the rounds are too few for it."""
+    x = sorted(values)
+    n = len(x)
+    below = 0.0  # P(fewer than k of n values below the median), k = 1, 2, ...
+    k = 0
+    for j in range(n + 1):
+        p = math.comb(n, j) / 2 ** n
+        if below + p > (1 - confidence) / 2:
+            break
+        below += p
+        k = j + 1
+    if k == 0:
+        return x[0], x[-1], 1 - 2 / 2 ** n if n else 0.0
+    return x[k - 1], x[n - k], 1 - 2 * below
+
+
 def _cell_order(results, key):
     for i, r in enumerate(results):
         if (r["experiment"], r["cell"]) == key:

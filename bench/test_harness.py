@@ -494,6 +494,25 @@ class ApplicationsInstructionsTest(unittest.TestCase):
         self.assertIn("Not counted: valgrind is not installed.", lines)
 
 
+class MedianIntervalTest(unittest.TestCase):
+    """The confidence interval of a median from order statistics."""
+
+    def test_nine_rounds_take_the_second_and_eighth(self):
+        low, high, coverage = rr.median_interval([9, 1, 8, 2, 7, 3, 6, 4, 5])
+        self.assertEqual((low, high), (2, 8))
+        self.assertAlmostEqual(coverage, 1 - 2 * 10 / 512)
+
+    def test_twenty_rounds_take_the_sixth_and_fifteenth(self):
+        low, high, coverage = rr.median_interval(list(range(1, 21)))
+        self.assertEqual((low, high), (6, 15))
+        self.assertGreaterEqual(coverage, 0.95)
+
+    def test_too_few_rounds_give_the_range(self):
+        low, high, coverage = rr.median_interval([3.0, 1.0, 2.0])
+        self.assertEqual((low, high), (1.0, 3.0))
+        self.assertAlmostEqual(coverage, 0.75)
+
+
 class ChartScaleTest(unittest.TestCase):
     def test_a_peer_25_times_slower_puts_the_bars_on_a_log_scale(self):
         self.assertTrue(rr.wants_log_scale([1.0, 0.7, 1.2, 25.0]))

@@ -117,7 +117,26 @@ def section(experiment, results, out):
     lines += ["", f"relo::recommend chose: {'; '.join(strategies)}. With the recommended resource, "
               f"{recommended_wins} of these {len(programs)} programs take at most 0.8× the standard "
               "configuration's time (the target: at least half of the family's programs).", ""]
-    return lines
+    return lines + interval_lines(experiment, results, programs)
+
+
+def interval_lines(experiment, results, programs):
+    """How precise the medians are: each program's ratio to std's with a confidence interval of the
+    median, from the rounds' ratios (report.median_interval)."""
+    ratios = rr.paired_ratios(results, experiment.metric, experiment.baseline)
+    parts, coverage = [], None
+    for program in programs:
+        for impl in ("relo", "relo-recommended"):
+            values = ratios.get((experiment.name, program), {}).get(impl)
+            if not values:
+                continue
+            low, high, coverage = rr.median_interval(values)
+            parts.append(f"{program} {impl} {median(values):.3f} [{low:.3f}, {high:.3f}]")
+    if not parts:
+        return []
+    return [f"The medians' precision: time ÷ std's and an interval that holds the true median with "
+            f"{coverage:.0%} confidence (order statistics of the rounds' ratios; more rounds narrow it): "
+            + "; ".join(parts) + ".", ""]
 
 
 # ---- where the time goes: one run of each program under perf, its samples sorted by kind of code
