@@ -263,7 +263,7 @@ class SynchronizedMultipoolResourcePrinter(_Printer):
             pools = classes.dereference()["pools_"]
             class_count = int(classes.dereference()["pool_count_"])
             # (a thread's bins follow its thread_bins header, in the same allocation)
-            bin_type = gdb.lookup_type(str(self.val.type.strip_typedefs()) + "::bin")
+            bin_type = gdb.lookup_type(_type_name(self.val) + "::bin")
             t = self.val["caches_"]
             while int(t) != 0:
                 bins = (t + 1).cast(bin_type.pointer())

@@ -249,7 +249,7 @@ def synchronized_multipool_resource_summary(valobj, internal_dict):
                  for c in range(_unsigned(table, "pool_count_"))]
         t = _member(v, "caches_")
         # (a thread's bins follow its thread_bins header, in the same allocation)
-        bin_type = v.GetTarget().FindFirstType(v.GetType().GetCanonicalType().GetName() + "::bin")
+        bin_type = v.GetTarget().FindFirstType(v.GetType().GetCanonicalType().GetUnqualifiedType().GetName() + "::bin")
         while t.GetValueAsUnsigned():
             bins = t.GetValueAsUnsigned() + t.GetType().GetPointeeType().GetByteSize()
             for c, size in enumerate(sizes):

@@ -3,6 +3,7 @@
 // (run under ThreadSanitizer by ./relo.sh test), with every block's contents checked and everything given
 // back to a checking upstream at the end.
 #include "relo/synchronized_multipool_resource.hpp"
+#include "relo/warm_memory.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -254,28 +255,73 @@ TEST(SynchronizedMultipoolResource, BlocksFreedByAThreadThatHasExitedAreReused) 
     EXPECT_EQ(r.bytes_in_use(), 0u);
 }
 
-// A thread that allocates many blocks of a class and frees them keeps them in its bin: the bin's limit
-// rose each time it ran empty (a batch of 64-byte blocks: 256; two batches before any rise). So the second
-// round takes no block from the shards or the depot, and the depot never holds one.
+/// Stages two threads go through in step: one waits for a stage, the other advances to the next.
+class stages {
+public:
+    void wait_for(int n) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        reached_.wait(lock, [&] { return stage_ >= n; });
+    }
+    void advance() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            ++stage_;
+        }
+        reached_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable reached_;
+    int stage_ = 0;
+};
+
+/// One round of a thread's own batch: `count` blocks of `bytes` allocated (each written), then freed.
+std::vector<void*> own_batch(synchronized_multipool_resource& r, std::size_t count, std::size_t bytes) {
+    std::vector<void*> blocks(count);
+    for (void*& p : blocks) {
+        p = r.allocate(bytes, 8);
+        std::memset(p, 5, bytes);
+    }
+    for (void* p : blocks) r.deallocate(p, bytes, 8);
+    return blocks;
+}
+
+constexpr std::size_t batch_of_64 = 256;  // (a batch: 16 KiB of blocks)
+
+/// Room in the process's warm budget for `bytes` more than its caches hold now (earlier tests' chunks may
+/// fill it), for the life of the object: a bin's raised limit takes from it.
+class warm_room {
+public:
+    explicit warm_room(std::size_t bytes) : limit_(relo::warm_memory_limit()) {
+        relo::set_warm_memory_limit(relo::warm_memory().process_bytes + bytes);
+    }
+    ~warm_room() { relo::set_warm_memory_limit(limit_); }
+    warm_room(const warm_room&) = delete;
+    warm_room& operator=(const warm_room&) = delete;
+
+private:
+    std::size_t limit_;
+};
+
+// A thread that allocates many blocks of a class and frees them keeps them in its bin: the first round
+// hands the depot what its bin cannot hold (two batches), and the bin's limit rises by those batches when
+// the second round runs it empty. From then on a round takes no block from the shards or the depot.
 TEST(SynchronizedMultipoolResource, ABatchFreedByItsOwnThreadStaysInItsBin) {
+    const warm_room room(8u << 20);
     locked_checking_resource upstream;
     synchronized_multipool_resource r(&upstream);
     std::thread([&] {
-        std::vector<void*> blocks(2000);
-        for (void*& p : blocks) p = r.allocate(64, 8);
-        for (void* p : blocks) r.deallocate(p, 64, 8);
-        EXPECT_GE(r.own_bin_blocks(64, 8), blocks.size());  // (and what is left of the last batch it took)
-        EXPECT_LT(r.own_bin_blocks(64, 8), blocks.size() + 256);
+        (void)own_batch(r, 2000, 64);
+        EXPECT_LE(r.own_bin_blocks(64, 8), 2 * batch_of_64);
+        EXPECT_GT(r.depot_blocks(64, 8), 0u);
+        const std::vector<void*> second = own_batch(r, 2000, 64);
+        EXPECT_GE(r.own_bin_blocks(64, 8), second.size());  // (and what is left of the last batch it took)
         EXPECT_EQ(r.depot_blocks(64, 8), 0u);
         const std::size_t held = r.upstream_bytes();
-        std::set<void*> first(blocks.begin(), blocks.end());
-        for (void*& p : blocks) {
-            p = r.allocate(64, 8);
-            std::memset(p, 5, 64);
-        }
+        const std::vector<void*> third = own_batch(r, 2000, 64);
         EXPECT_EQ(r.upstream_bytes(), held);
-        EXPECT_EQ(std::set<void*>(blocks.begin(), blocks.end()), first);  // the same blocks, from the bin
-        for (void* p : blocks) r.deallocate(p, 64, 8);
+        EXPECT_EQ(std::set<void*>(third.begin(), third.end()), std::set<void*>(second.begin(), second.end()));
         EXPECT_EQ(r.depot_blocks(64, 8), 0u);
     }).join();
     EXPECT_EQ(r.bytes_in_use(), 0u);
@@ -283,40 +329,112 @@ TEST(SynchronizedMultipoolResource, ABatchFreedByItsOwnThreadStaysInItsBin) {
     EXPECT_EQ(upstream.checked().live_blocks(), 0u);
 }
 
+/// Frees `blocks` (of 64 bytes) from the calling thread and returns its bin's count after.
+std::size_t free_all(synchronized_multipool_resource& r, const std::vector<void*>& blocks) {
+    for (void* p : blocks) r.deallocate(p, 64, 8);
+    return r.own_bin_blocks(64, 8);
+}
+
+/// `count` blocks of 64 bytes allocated by the calling thread.
+std::vector<void*> foreign_blocks(synchronized_multipool_resource& r, std::size_t count = 20000) {
+    std::vector<void*> blocks(count);
+    for (void*& p : blocks) p = r.allocate(64, 8);
+    return blocks;
+}
+
 // A thread that only frees (blocks another thread allocated) keeps two batches in its bin and hands the
 // rest to the depot, whose blocks another thread then takes; and one whose limit rose brings it down
 // again once it only frees.
 TEST(SynchronizedMultipoolResource, AThreadThatOnlyFreesHandsItsBlocksOn) {
+    const warm_room room(8u << 20);
     synchronized_multipool_resource r;
-    const std::size_t batch = 256;  // (64-byte blocks: 16 KiB)
-    std::vector<void*> foreign(20000);
-    for (void*& p : foreign) p = r.allocate(64, 8);
+    const std::vector<void*> foreign = foreign_blocks(r);
     std::thread([&] {
-        std::vector<void*> own(2000);
-        for (void*& p : own) p = r.allocate(64, 8);
-        for (void* p : own) r.deallocate(p, 64, 8);
-        EXPECT_GE(r.own_bin_blocks(64, 8), own.size());  // (its limit rose)
-        for (void* p : foreign) r.deallocate(p, 64, 8);
-        EXPECT_LE(r.own_bin_blocks(64, 8), 2 * batch);  // (and came down)
-        EXPECT_GE(r.depot_blocks(64, 8), foreign.size() + own.size() - 2 * batch);
+        EXPECT_LE(free_all(r, std::vector<void*>(foreign.begin(), foreign.begin() + 10000)), 2 * batch_of_64);
     }).join();
     std::thread([&] {
-        for (void*& p : foreign) p = r.allocate(64, 8);
-        for (void* p : foreign) r.deallocate(p, 64, 8);
+        (void)own_batch(r, 2000, 64);
+        (void)own_batch(r, 2000, 64);
+        EXPECT_GE(r.own_bin_blocks(64, 8), 2000u);  // (its limit rose)
+        EXPECT_LE(free_all(r, std::vector<void*>(foreign.begin() + 10000, foreign.end())), 2 * batch_of_64);
+        EXPECT_GE(r.depot_blocks(64, 8), foreign.size() - 4 * batch_of_64);  // (and came down)
+    }).join();
+    std::thread([&] {  // (the depot's blocks, taken by another thread)
+        EXPECT_LE(free_all(r, foreign_blocks(r)), 2 * batch_of_64);
     }).join();
     EXPECT_EQ(r.bytes_in_use(), 0u);
 }
 
-// What a thread's bins may keep past two batches a class is bounded: 4 MiB a resource.
+// A thread's raised limits end with it (the next thread to take its bins starts from two batches) and
+// give their warm budget back (with room for one thread's raise, the next thread raises too); and they
+// end with release().
+TEST(SynchronizedMultipoolResource, RaisedLimitsEndWithTheirThreadAndWithRelease) {
+    synchronized_multipool_resource r;
+    // (Allocated first, so that this thread has bins of its own and each thread below takes the bins the
+    // one before it left. Fewer blocks than a raised limit holds, and than the overflows that would bring
+    // it down.)
+    const std::vector<void*> foreign = foreign_blocks(r, 1500);
+    {
+        const warm_room room(100u << 10);  // (a raise: 6 batches, 96 KiB)
+        for (int t = 0; t < 2; ++t) {
+            std::thread([&] {
+                (void)own_batch(r, 2000, 64);
+                (void)own_batch(r, 2000, 64);
+                EXPECT_GE(r.own_bin_blocks(64, 8), 2000u) << "thread " << t;
+            }).join();
+        }
+    }
+    std::thread([&] {  // (takes the ended threads' bins)
+        EXPECT_LE(free_all(r, foreign), 2 * batch_of_64);
+    }).join();
+
+    stages stage;
+    const auto wait_for = [&](int n) { stage.wait_for(n); };
+    const auto advance = [&] { stage.advance(); };
+    std::vector<void*> after_release;
+    const warm_room room(8u << 20);
+    std::thread worker([&] {
+        (void)own_batch(r, 2000, 64);
+        (void)own_batch(r, 2000, 64);
+        EXPECT_GE(r.own_bin_blocks(64, 8), 2000u);
+        advance();  // 1: the limit rose
+        wait_for(2);
+        EXPECT_LE(free_all(r, after_release), 2 * batch_of_64);
+    });
+    wait_for(1);
+    r.release();
+    after_release = foreign_blocks(r, 1500);
+    advance();  // 2: released, and blocks to free
+    worker.join();
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+}
+
+// No raise without the process's warm budget: a thread whose batches cannot stay keeps two batches.
+TEST(SynchronizedMultipoolResource, NoRaiseWithoutWarmBudget) {
+    synchronized_multipool_resource r;
+    {
+        const warm_room none(0);
+        std::thread([&] {
+            (void)own_batch(r, 2000, 64);
+            (void)own_batch(r, 2000, 64);
+            EXPECT_LT(r.own_bin_blocks(64, 8), 3 * batch_of_64);
+        }).join();
+    }
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+}
+
+// What a thread's bins keep past two batches a class is bounded: 4 MiB a resource.
 TEST(SynchronizedMultipoolResource, WhatABinKeepsIsBounded) {
+    const warm_room room(8u << 20);
     synchronized_multipool_resource r;
     std::thread([&] {
-        std::vector<void*> blocks(40000);  // (20 MB of 512-byte blocks)
-        for (void*& p : blocks) p = r.allocate(512, 8);
-        for (void* p : blocks) r.deallocate(p, 512, 8);
         const std::size_t batch = 32;  // (512-byte blocks: 16 KiB)
-        EXPECT_LE(r.own_bin_blocks(512, 8), 2 * batch + (std::size_t{4} << 20) / 512);
-        EXPECT_GE(r.depot_blocks(512, 8), blocks.size() - 2 * batch - (std::size_t{4} << 20) / 512);
+        const std::size_t bound = 2 * batch + (std::size_t{4} << 20) / 512;
+        const std::vector<void*> blocks = own_batch(r, 10000, 512);  // (5 MB: more than the bins may keep)
+        (void)own_batch(r, 10000, 512);
+        EXPECT_GT(r.own_bin_blocks(512, 8), 2 * batch);  // (it rose)
+        EXPECT_LE(r.own_bin_blocks(512, 8), bound + batch);
+        EXPECT_GE(r.depot_blocks(512, 8), blocks.size() - bound - batch);
     }).join();
     EXPECT_EQ(r.bytes_in_use(), 0u);
 }
@@ -349,20 +467,9 @@ TEST(SynchronizedMultipoolResource, ReleaseWhileTheDepotHoldsBlocks) {
 TEST(SynchronizedMultipoolResource, ReleaseWhileAnotherThreadsBinHoldsBlocks) {
     locked_checking_resource upstream;
     synchronized_multipool_resource r(&upstream);
-    std::mutex m;
-    std::condition_variable cv;
-    int stage = 0;
-    auto wait_for = [&](int s) {
-        std::unique_lock<std::mutex> lock(m);
-        cv.wait(lock, [&] { return stage >= s; });
-    };
-    auto advance = [&] {
-        {
-            const std::lock_guard<std::mutex> lock(m);
-            ++stage;
-        }
-        cv.notify_all();
-    };
+    stages stage;
+    const auto wait_for = [&](int n) { stage.wait_for(n); };
+    const auto advance = [&] { stage.advance(); };
     std::thread worker([&] {
         std::vector<void*> blocks(100);
         for (void*& p : blocks) p = r.allocate(40, 8);

@@ -10,17 +10,19 @@
 //     no atomic read-modify-write (a table per thread finds the bins of the last four resources it used);
 //   - a depot per class, shared by every thread behind a spin lock: a bin that holds more than its limit
 //     (two batches; a batch: 16 KiB of blocks, at least 16 and at most 1,024) hands it a batch, an empty
-//     bin takes one from it first, and a thread that ends hands it everything its bins held. A bin's limit
-//     rises by a batch each time it runs empty, as tcmalloc's free lists grow, up to 4 MiB a thread past
-//     the two batches a class, and comes down by a batch every fourth time it overflows: a thread that
-//     frees the blocks it allocated keeps them, one that frees what others allocate hands them on;
+//     bin takes one from it first, and a thread that ends hands it everything its bins held. When a bin
+//     runs empty after it handed the depot batches, its limit rises by those batches (as tcmalloc's free
+//     lists grow), up to 4 MiB a thread and resource past the two batches a class and within the process's
+//     warm-memory budget (relo/warm_memory.hpp), and comes down by a batch every fourth time it overflows:
+//     a thread that frees the blocks it allocated keeps them, one that frees what others allocate, or only
+//     allocates, keeps two batches;
 //   - shards (several relo::multipool_resource, a power of two, at least four and twice the hardware
 //     threads, at most 64, each behind a spin lock, selected by the thread's number): they make new
 //     blocks from their chunks, a batch at a time, only when the depot of the class is empty.
 // So a block that one thread frees for another (a queue, a pipeline) comes back into use by the thread
 // that allocates, and the memory held is the blocks in use plus two batches per class and thread, and at
-// most 4 MiB more per thread: docs/measurements/memory_resources.md, "Blocks freed by another thread, and a
-// bin per thread" and "Blocks freed by the thread that allocated them". A
+// most 4 MiB more per thread, within the warm budget: docs/measurements/memory_resources.md, "Blocks freed
+// by another thread, and a bin per thread" and "Blocks freed by the thread that allocated them". A
 // thread that is ending (another thread_local's destructor) uses its shard directly. Requests larger than
 // the largest class go to the upstream through one more shard under its own lock. The upstream must be
 // thread-safe (the default resource is).
@@ -151,7 +153,7 @@ public:
             std::vector<synchronized_multipool_resource*>& live = registry();
             live.erase(std::find(live.begin(), live.end(), this));
         }
-        release();
+        release();  // (which also gives back the raises' warm budget)
         while (thread_bins* t = caches_) {
             caches_ = t->next;
             thread_bins::destroy(t);
@@ -171,7 +173,7 @@ public:
                 if (RELO_LIKELY(b.head != nullptr)) return pop(b, i);
             }
         }
-        return allocate_slowly(bytes, alignment);
+        return allocate_slowly<RELO_PRECONDITIONS_CHECKED>(bytes, alignment);
     }
 
     /// As multipool_resource::deallocate; a pool block goes to the calling thread's bin.
@@ -186,7 +188,7 @@ public:
                 return bin_overflows(*own, b, i);
             }
         }
-        return deallocate_slowly(block, bytes, alignment);
+        return deallocate_slowly<RELO_PRECONDITIONS_CHECKED>(block, bytes, alignment);
     }
 
     /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
@@ -380,8 +382,9 @@ private:
         void* head = nullptr;  // free blocks, linked and poisoned as on a pool's free list
         std::atomic<std::size_t> count{0};
         std::atomic<std::ptrdiff_t> received{0};  // blocks from the depot and the shard less blocks given back
-        std::uint32_t limit = 0;     // count past which a batch goes to the depot: two batches, or more (raise_limit)
-        std::uint32_t overflows = 0;  // past the limit, since it last came down (bin_overflows)
+        std::uint32_t limit = 0;       // count past which a batch goes to the depot: two batches, or more (raise_limit)
+        std::uint16_t overflows = 0;   // past the limit, since it last came down (bin_overflows)
+        std::uint16_t given_back = 0;  // batches given to the depot since the bin last ran empty (raise_limit)
         std::ptrdiff_t handed_out() const noexcept {
             return received.load(std::memory_order_relaxed) -
                    static_cast<std::ptrdiff_t>(count.load(std::memory_order_relaxed));
@@ -406,8 +409,8 @@ private:
         std::size_t raised_bytes = 0;  // what the bins' limits were raised by, in bytes (raise_limit)
         detail::spin_lock check_lock;  // (hardened builds: the double-free check reads other threads' bins)
         /// One bin per class, in the same allocation, just after (one load less on every fast path).
-        bin* bins() noexcept { return reinterpret_cast<bin*>(this + 1); }
-        const bin* bins() const noexcept { return reinterpret_cast<const bin*>(this + 1); }
+        bin* bins() noexcept { return std::launder(reinterpret_cast<bin*>(reinterpret_cast<char*>(this) + sizeof(*this))); }
+        const bin* bins() const noexcept { return const_cast<thread_bins*>(this)->bins(); }
         static thread_bins* make(std::size_t classes) noexcept {
             void* p = ::operator new(sizeof(thread_bins) + classes * sizeof(bin), std::align_val_t{alignof(thread_bins)},
                                      std::nothrow);
@@ -423,13 +426,15 @@ private:
     };
     static_assert(std::is_trivially_destructible<bin>::value && sizeof(thread_bins) % alignof(bin) == 0,
                   "thread_bins::make places the bins after the header, destroy does not run their destructors");
-    /// Held by the bins' owner around every use, and by the hardened checks: only where they are on.
+    /// Held by the bins' owner around every use, and by the hardened checks: only where they are on
+    /// (Checked), and always where the bins are emptied for good (vacate).
+    template <bool Checked>
     struct bins_guard {
         explicit bins_guard(thread_bins& t) noexcept : bins(t) {
-            if constexpr (RELO_PRECONDITIONS_CHECKED) bins.check_lock.lock();
+            if constexpr (Checked) bins.check_lock.lock();
         }
         ~bins_guard() {
-            if constexpr (RELO_PRECONDITIONS_CHECKED) bins.check_lock.unlock();
+            if constexpr (Checked) bins.check_lock.unlock();
         }
         bins_guard(const bins_guard&) = delete;
         bins_guard& operator=(const bins_guard&) = delete;
@@ -491,23 +496,26 @@ private:
         return true;
     }
 
-    /// allocate and deallocate, every case.
+    /// allocate and deallocate, every case. (Templates on the checks' mode: a unit built with the hardened
+    /// checks and one without, in one program, each keep their own, whatever the link order.)
+    template <bool Checked>
     RELO_NOINLINE void* allocate_slowly(std::size_t bytes, std::size_t alignment) {
         const std::size_t i = class_table().class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= class_table().pool_count_)) return allocate_upstream(bytes, alignment);
         thread_bins* const own = own_bins();
         if (RELO_UNLIKELY(own == nullptr)) return allocate_from_shard(i);
-        const bins_guard g(*own);
+        const bins_guard<Checked> g(*own);
         bin& b = own->bins()[i];
         return RELO_LIKELY(b.head != nullptr) ? pop(b, i) : refill_and_pop(*own, b, i);
     }
+    template <bool Checked>
     RELO_NOINLINE void deallocate_slowly(void* block, std::size_t bytes, std::size_t alignment) noexcept {
         const std::size_t i = class_table().class_of(bytes, alignment);
         if (RELO_UNLIKELY(i >= class_table().pool_count_)) return deallocate_upstream(block, bytes, alignment);
-        check_pool_block(block, i, alignment);
+        if constexpr (Checked) check_pool_block(block, i, alignment);
         thread_bins* const own = own_bins();
         if (RELO_UNLIKELY(own == nullptr)) return deallocate_to_shard(block, i);
-        const bins_guard g(*own);
+        const bins_guard<Checked> g(*own);
         bin& b = own->bins()[i];
         if (RELO_UNLIKELY(push(b, block, i) > b.limit)) bin_overflows(*own, b, i);
     }
@@ -561,7 +569,7 @@ private:
     /// Empties t's bins into the depots and makes t vacant (t's thread no longer uses it).
     void vacate(thread_bins& t) noexcept {
         {
-            const bins_guard g(t);
+            const bins_guard<true> g(t);
             for (std::size_t i = 0; i < class_table().pool_count_; ++i) {
                 bin& b = t.bins()[i];
                 const std::size_t n = b.count.load(std::memory_order_relaxed);
@@ -589,42 +597,63 @@ private:
         return b.add(1);
     }
 
-    /// Bin b (class i) of t holds more than its limit: a batch goes to the depot. A limit raised past two
-    /// batches (raise_limit) comes down by a batch at every fourth such overflow, as tcmalloc's: the thread
-    /// now frees more of the class than it allocates.
+    /// Bin b (class i) of t holds more than its limit: a batch goes to the depot, and is counted until the
+    /// bin next runs empty (raise_limit). A limit raised past two batches comes down by a batch at every
+    /// fourth overflow, as tcmalloc's: the thread now frees more of the class than it allocates.
     RELO_NOINLINE void bin_overflows(thread_bins& t, bin& b, std::size_t i) noexcept {
         give_batch_of_bin(b, i);
+        if (b.given_back != UINT16_MAX) ++b.given_back;
         if (b.limit > 2 * batches_[i] && ++b.overflows > 3) {
-            b.limit -= static_cast<std::uint32_t>(batches_[i]);
-            t.raised_bytes -= batches_[i] * size_of(i);
+            lower_limit(t, b, i, 1);
             b.overflows = 0;
         }
     }
 
-    /// Bin b (class i) of t ran empty: its limit rises by a batch while t's raises stay within
-    /// raise_allowance, as tcmalloc's free lists grow when they run empty. So a thread that takes many
-    /// blocks of a class and gives them back (a batch built and freed, a churn) keeps them in its bin,
-    /// where they crossed the depot's lock twice a batch; a thread that only frees (what another
-    /// allocated) keeps two batches and hands the rest on.
+    /// Bin b (class i) of t ran empty after it gave the depot batches: the thread takes back what it gave,
+    /// so its limit rises by those batches (as tcmalloc's free lists grow when they run empty), while t's
+    /// raises stay within raise_allowance and the process's warm-memory budget has room for them. So a
+    /// thread that takes many blocks of a class and gives them back (a batch built and freed, a churn)
+    /// keeps them in its bin, where they crossed the depot's lock twice a batch; a thread that only frees
+    /// (what another allocated) never runs empty, and one that only allocates never gave any back: both
+    /// keep two batches.
     void raise_limit(thread_bins& t, bin& b, std::size_t i) noexcept {
-        const std::size_t raise = batches_[i] * size_of(i);
-        if (t.raised_bytes + raise > raise_allowance) return;
-        t.raised_bytes += raise;
-        b.limit += static_cast<std::uint32_t>(batches_[i]);
+        const std::size_t batches = b.given_back;
+        b.given_back = 0;
+        if (batches == 0) return;
+        const std::size_t batch_bytes = batches_[i] * size_of(i);
+        std::size_t raise = batches;
+        if (raise > (raise_allowance - t.raised_bytes) / batch_bytes) raise = (raise_allowance - t.raised_bytes) / batch_bytes;
+        // (As much of it as the budget has room for, halving; no look for idle caches from here: the hardened
+        // checks' lock may be held.)
+        while (raise != 0 && !detail::take_warm_budget(raise * batch_bytes, false)) raise /= 2;
+        if (raise == 0) return;
+        t.raised_bytes += raise * batch_bytes;
+        b.limit += static_cast<std::uint32_t>(raise * batches_[i]);
+    }
+
+    /// Bin b (class i) of t's limit down by `batches` batches it was raised by, their budget given back.
+    void lower_limit(thread_bins& t, bin& b, std::size_t i, std::size_t batches) noexcept {
+        const std::size_t bytes = batches * batches_[i] * size_of(i);
+        b.limit -= static_cast<std::uint32_t>(batches * batches_[i]);
+        t.raised_bytes -= bytes;
+        detail::return_warm_budget(bytes);
     }
 
     /// What one thread's bins of one resource may hold past two batches a class, when their limits rise:
-    /// 4 MiB, tcmalloc's bound on a thread's cache (docs/measurements/memory_resources.md, "Blocks freed
-    /// by the thread that allocated them").
+    /// 4 MiB, tcmalloc's bound on a thread's cache, and within the process's warm-memory budget
+    /// (relo/warm_memory.hpp) with every other cache (docs/measurements/memory_resources.md, "Blocks
+    /// freed by the thread that allocated them").
     static constexpr std::size_t raise_allowance = std::size_t{4} << 20;
 
-    /// Every bin of t back to two batches.
+    /// Every bin of t back to two batches, the raises' budget given back.
     void reset_limits(thread_bins& t) noexcept {
         for (std::size_t c = 0; c < class_table().pool_count_; ++c) {
-            t.bins()[c].limit = static_cast<std::uint32_t>(2 * batches_[c]);
-            t.bins()[c].overflows = 0;
+            bin& b = t.bins()[c];
+            if (b.limit > 2 * batches_[c]) lower_limit(t, b, c, (b.limit - 2 * batches_[c]) / batches_[c]);
+            b.limit = static_cast<std::uint32_t>(2 * batches_[c]);  // (new bins: from 0)
+            b.overflows = 0;
+            b.given_back = 0;
         }
-        t.raised_bytes = 0;
     }
 
     /// A batch of bin b (class i), which holds more than two, to the depot.
@@ -638,7 +667,6 @@ private:
     /// blocks, then its newest chunk, then a new chunk); and takes a block of it. Throws std::bad_alloc
     /// when the upstream does and nothing was found.
     RELO_NOINLINE void* refill_and_pop(thread_bins& t, bin& b, std::size_t i) {
-        raise_limit(t, b, i);
         const std::size_t n = batches_[i];
         if (depots_[i].count.load(std::memory_order_relaxed) != 0) {
             const std::size_t got = take_from_depot(b.head, i, n);
@@ -659,6 +687,7 @@ private:
             }
             b.receive(static_cast<std::ptrdiff_t>(k));
         }
+        raise_limit(t, b, i);  // (once the refill succeeded: a refill that throws raises nothing)
         return pop(b, i);
     }
 
@@ -726,7 +755,7 @@ private:
                 first = caches_;
             }
             for (thread_bins* t = first; t != nullptr && !is_free; t = t->next) {
-                const bins_guard b(*t);
+                const bins_guard<true> b(*t);
                 is_free = on_list(t->bins()[i].head, block);
             }
         }

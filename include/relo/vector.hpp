@@ -386,7 +386,7 @@ private:
         const block b{begin, end, capacity_end};
         const size_type max = detail::max_elements<T>(a);
         if (b.size() >= max) seq_too_large("relo: size would exceed max_size()");
-        return blocks::reallocate(a, b, grown_capacity(b, b.size() + 1, max), b.size() + 1);
+        return blocks::reallocate_in_caller(a, b, grown_capacity(b, b.size() + 1, max), b.size() + 1);
     }
 
     /// The capacity growth aims at when `required` elements must fit in place of b.

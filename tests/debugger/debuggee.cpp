@@ -124,6 +124,11 @@ int main(int argc, char** argv) {
     expect("shared", "relo::synchronized_multipool_resource: " + std::to_string(shared.shard_count()) + " shards, " +
                          std::to_string(shared.bytes_in_use()) + " bytes in use, " +
                          std::to_string(shared.upstream_bytes()) + " bytes from the upstream");
+    const relo::synchronized_multipool_resource& shared_const = shared;  // (a const object's type is qualified)
+    (void)shared_const;
+    expect("shared_const", "relo::synchronized_multipool_resource: " + std::to_string(shared.shard_count()) +
+                               " shards, " + std::to_string(shared.bytes_in_use()) + " bytes in use, " +
+                               std::to_string(shared.upstream_bytes()) + " bytes from the upstream");
     relo::test_resource tested("tested");
     void* kept = tested.allocate(48);
     tested.deallocate(tested.allocate(1000), 1000);

@@ -17,7 +17,7 @@ import sys
 
 VARIABLES = ["ints", "strings", "empty_vector", "small_inline", "small_heap", "small_base", "small_empty",
              "fixed", "fixed_strings", "fixed_none", "pinned", "pinned_empty", "arena", "monotonic",
-             "monotonic_empty", "multipool", "multipool_empty", "shared", "tested", "profiler"]
+             "monotonic_empty", "multipool", "multipool_empty", "shared", "shared_const", "tested", "profiler"]
 
 # Run inside LLDB: each variable as GDB prints it, between the markers the test reads.
 LLDB_SHOW = """

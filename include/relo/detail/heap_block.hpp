@@ -65,6 +65,21 @@ struct block_ops {
         return move_to(a, b, allocate_at_least(a, want));
     }
 
+    /// Whether the elements move by the allocator's reallocate(), one call: then a container's own
+    /// growth function calls it itself (reallocate_in_caller), one out-of-line layer less on every growth
+    /// (docs/measurements/applications.md, "Measured with an interval for each median, and instructions").
+    static constexpr bool grows_by_reallocate = relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value;
+
+    /// reallocate(), its common case inline in the caller (grows_by_reallocate: a block with elements,
+    /// moved by the allocator's reallocate), the rest through reallocate().
+    RELO_ALWAYS_INLINE static RELO_CONSTEXPR20 block reallocate_in_caller(allocator_arg a, block b, size_type want,
+                                                                          size_type need) {
+        if constexpr (grows_by_reallocate) {
+            if (b.begin != nullptr && !is_constant_evaluated()) return reallocate_bytes(a, b, want);
+        }
+        return reallocate(a, b, want, need);
+    }
+
     /// Grows block b as reallocate() does and constructs one more element at its end with build(slot)
     /// while the old elements are still where they were, so that build may read them (emplace_back's
     /// arguments may be elements): in a fresh block before the old elements move there, or, where the
@@ -278,11 +293,9 @@ private:
     /// throws, leaving b unchanged.
     static RELO_CONSTEXPR20 bool grow_keeping_elements_in_place(Alloc& a, block& b, size_type want, size_type need) {
         if (b.begin == nullptr || is_constant_evaluated()) return false;
-        if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
-            const size_type size = b.size();  // before the old pointer becomes invalid
-            unpoison(b.begin, b.capacity() * sizeof(T));
-            T* p = a.reallocate(b.begin, b.capacity(), want);
-            b = {p, p + size, p + want};
+        if constexpr (grows_by_reallocate) {
+            (void)need;
+            b = reallocate_bytes(a, b, want);
             return true;
         } else if constexpr (has_try_expand<Alloc>::value) {
             const size_type expanded = expand_in_place(a, b, need, want);
@@ -295,6 +308,15 @@ private:
             (void)need;
             return false;
         }
+    }
+
+    /// Block b (with elements; grows_by_reallocate) grown to `want` by the allocator's reallocate(), which
+    /// moves the elements' bytes. Throws what reallocate() throws, leaving b unchanged.
+    RELO_ALWAYS_INLINE static block reallocate_bytes(Alloc& a, block b, size_type want) {
+        const size_type size = b.size();  // before the old pointer becomes invalid
+        unpoison(b.begin, b.capacity() * sizeof(T));
+        T* p = a.reallocate(b.begin, b.capacity(), want);
+        return {p, p + size, p + want};
     }
 
     /// The capacity block b reaches by growing in place: `want`, else the largest size in [need, want)

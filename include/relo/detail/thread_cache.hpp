@@ -543,11 +543,12 @@ private:
     std::size_t entered_;
 };
 /// Takes `bytes` of the process's warm budget for a block a cache is about to keep; false, nothing taken,
-/// when less is left (after giving back idle threads' caches, if a look for them is due).
-inline bool take_warm_budget(std::size_t bytes) noexcept {
+/// when less is left (after giving back idle threads' caches, if a look for them is due and `may_look`:
+/// a caller that holds a lock the look could wait for passes false).
+inline bool take_warm_budget(std::size_t bytes, bool may_look = true) noexcept {
     const std::size_t limit = warm_memory_limit_setting();
     if (bytes > limit) return false;
-    bool looked = false;
+    bool looked = !may_look;
     std::size_t held = warm_bytes_of_process.load(memory_order_relaxed);
     for (;;) {
         if (held > limit - bytes) {
