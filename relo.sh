@@ -182,9 +182,11 @@ cmd_bench() {
     echo "build failed: see $dir.build.log"
     return 1
   fi
-  # (The applications family's instruction counts, beyond the smoke scale: the programs built for valgrind.)
+  # (The applications family's instruction counts, beyond the smoke scale: the programs built for valgrind,
+  # never an older build's. run.py takes any prefix of --smoke.)
+  rm -f "$dir/bench/applications_counted_bench" "$dir/bench/applications_tree_counted_bench"
   case " ${run_args[*]} " in
-    *" --smoke "*) ;;
+    *" --s"*) ;;
     *) cmake --build "$dir" -j "$JOBS" --target relo_bench_counted >>"$dir.build.log" 2>&1 ||
          log "no programs for valgrind (see $dir.build.log): the applications family counts no instructions" ;;
   esac

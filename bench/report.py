@@ -93,6 +93,8 @@ def median_interval(values, confidence=0.95):
     (and its smaller coverage) when the rounds are too few for it."""
     x = sorted(values)
     n = len(x)
+    if n == 0:
+        raise ValueError("median_interval of no values")
     below = 0.0  # P(fewer than k of n values below the median), k = 1, 2, ...
     k = 0
     for j in range(n + 1):
@@ -102,7 +104,7 @@ def median_interval(values, confidence=0.95):
         below += p
         k = j + 1
     if k == 0:
-        return x[0], x[-1], 1 - 2 / 2 ** n if n else 0.0
+        return x[0], x[-1], 1 - 2 / 2 ** n
     return x[k - 1], x[n - k], 1 - 2 * below
 
 

@@ -507,6 +507,10 @@ class MedianIntervalTest(unittest.TestCase):
         self.assertEqual((low, high), (6, 15))
         self.assertGreaterEqual(coverage, 0.95)
 
+    def test_no_values_is_an_error(self):
+        with self.assertRaises(ValueError):
+            rr.median_interval([])
+
     def test_too_few_rounds_give_the_range(self):
         low, high, coverage = rr.median_interval([3.0, 1.0, 2.0])
         self.assertEqual((low, high), (1.0, 3.0))

@@ -124,19 +124,20 @@ def interval_lines(experiment, results, programs):
     """How precise the medians are: each program's ratio to std's with a confidence interval of the
     median, from the rounds' ratios (report.median_interval)."""
     ratios = rr.paired_ratios(results, experiment.metric, experiment.baseline)
-    parts, coverage = [], None
+    parts, coverages = [], []
     for program in programs:
         for impl in ("relo", "relo-recommended"):
             values = ratios.get((experiment.name, program), {}).get(impl)
             if not values:
                 continue
             low, high, coverage = rr.median_interval(values)
+            coverages.append(coverage)
             parts.append(f"{program} {impl} {median(values):.3f} [{low:.3f}, {high:.3f}]")
     if not parts:
         return []
-    return [f"The medians' precision: time ÷ std's and an interval that holds the true median with "
-            f"{coverage:.0%} confidence (order statistics of the rounds' ratios; more rounds narrow it): "
-            + "; ".join(parts) + ".", ""]
+    return [f"The medians' precision: time ÷ std's and an interval that holds the true median with at least "
+            f"{min(coverages):.0%} confidence (order statistics of the rounds' ratios: below 9 rounds, the "
+            "rounds' whole range; more rounds narrow it): " + "; ".join(parts) + ".", ""]
 
 
 # ---- where the time goes: one run of each program under perf, its samples sorted by kind of code
@@ -267,10 +268,16 @@ def counted_instructions(path, argv, impl):
     process with one (the input's generation, the untimed run and the process's start cancel out)."""
     counts = []
     for reps in (1, 2):
-        run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                              path] + with_reps(argv, reps) + ["--impl", impl], capture_output=True, text=True)
+        try:
+            run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                                  path] + with_reps(argv, reps) + ["--impl", impl], capture_output=True, text=True,
+                                 timeout=900)
+        except subprocess.TimeoutExpired:
+            return None
         counts.append(instructions_of(run.stderr) if run.returncode == 0 else None)
-    return None if None in counts else counts[1] - counts[0]
+    if None in counts or counts[1] <= counts[0]:
+        return None
+    return counts[1] - counts[0]
 
 
 # The programs built for valgrind (bench/CMakeLists.txt: x86-64-v3, no AVX-512), by the timed one's name.
@@ -287,6 +294,9 @@ def instruction_counts(ctx, ran, runner):
         why = "valgrind is not installed"
     elif not all(os.path.exists(runner.path(p)) for p in COUNTED_PROGRAMS.values()):
         why = "the programs for valgrind were not built (`cmake --build <dir> --target relo_bench_counted`)"
+    elif any(os.path.getmtime(runner.path(c)) < os.path.getmtime(runner.path(t))
+             for t, c in COUNTED_PROGRAMS.items() if os.path.exists(runner.path(t))):
+        why = "the programs for valgrind are older than the timed ones (`cmake --build <dir> --target relo_bench_counted`)"
     if why:
         return [{"experiment": "applications-instructions", "cell": "-", "impl": "-", "round": 0, "extra": True,
                  "unavailable": why}]
@@ -294,7 +304,7 @@ def instruction_counts(ctx, ran, runner):
     for e, label, argv, impl in cases_that_ran(ran, COUNTED):
         out.append(extra_row("applications-instructions", label, impl, "instructions",
                              counted_instructions(runner.path(COUNTED_PROGRAMS[e.program]), argv, impl),
-                             "valgrind failed"))
+                             "valgrind failed, timed out or counted no more for two timed runs than for one"))
     return out
 
 
@@ -310,9 +320,9 @@ def instructions_section(extra):
     impls = [i for i in COUNTED if any(k[1] == i for k in counted)]
     lines += ["Instructions of one timed run of each program (`valgrind --tool=cachegrind`: the process with two "
               "timed runs less the process with one; the programs built alike but for x86-64-v3, as valgrind "
-              "decodes no AVX-512), ÷ std's, with std's count: what the times above vary around, counted the "
-              "same in every run. A time ratio far from its instruction ratio is memory and branches (page "
-              "faults, cache misses), not code.", "",
+              "decodes no AVX-512, so the code counted is close to the code timed, not the same), ÷ std's, with "
+              "std's count: counted the same in every run. A time ratio far from its instruction ratio points at "
+              "memory and branches (page faults, cache misses) rather than at the instructions executed.", "",
               "| program | std | " + " | ".join(i for i in impls if i != "std") + " |",
               "|---|---:|" + "---:|" * (len(impls) - 1)]
     for program in dict.fromkeys(k[0] for k in counted):

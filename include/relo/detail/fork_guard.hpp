@@ -57,15 +57,23 @@ struct fork_guard_list {
 };
 inline fork_guard_list fork_guards;
 
+/// The thread caches' registry's lock (relo/detail/thread_cache.hpp), here so that every fork takes it,
+/// last, whether its node is listed yet or not: a thread taking it for the first time, whose node the
+/// forking thread may not see yet, cannot hold it across the fork.
+struct thread_cache_registry_tag {};
+inline os_lock& thread_cache_registry_lock() noexcept { return immortal_lock<thread_cache_registry_tag>(); }
+
 #if !defined(_WIN32)
 inline void fork_prepare() noexcept {
     immortal_lock<fork_guard_list>().lock();
     for (fork_guard* g = fork_guards.first; g != nullptr; g = g->next) g->prepare(*g);
+    thread_cache_registry_lock().lock();
     fork_guards.prepared_last = fork_guards.last.load(memory_order_acquire);
     if (fork_guard* g = fork_guards.prepared_last) g->prepare(*g);
 }
 inline void fork_parent() noexcept {
     if (fork_guard* g = fork_guards.prepared_last) g->parent(*g);
+    thread_cache_registry_lock().unlock();
     fork_guard* last = fork_guards.first;
     while (last != nullptr && last->next != nullptr) last = last->next;
     for (fork_guard* g = last; g != nullptr; g = g->previous) g->parent(*g);
@@ -73,6 +81,7 @@ inline void fork_parent() noexcept {
 }
 inline void fork_child() noexcept {
     if (fork_guard* g = fork_guards.prepared_last) g->child(*g);
+    thread_cache_registry_lock().unlock();
     fork_guard* last = fork_guards.first;
     while (last != nullptr && last->next != nullptr) last = last->next;
     for (fork_guard* g = last; g != nullptr; g = g->previous) g->child(*g);
@@ -80,12 +89,20 @@ inline void fork_child() noexcept {
 }
 #endif
 
+#if !defined(_WIN32)
+inline pthread_once_t fork_handlers_registered = PTHREAD_ONCE_INIT;
+inline void register_fork_handlers_now() noexcept {
+    // (ENOMEM: forks then go on without relo's handlers, as before any lock existed)
+    (void)::pthread_atfork(&fork_prepare, &fork_parent, &fork_child);
+}
+#endif
 /// Registers the fork handlers, once per copy of relo. Never called with a relo lock held: pthread_atfork
-/// waits for a fork in progress, whose handlers may wait for that lock.
+/// waits for a fork in progress, whose handlers may wait for that lock. (By pthread_once, not a guarded
+/// static: a child forked while another thread was inside a static's first initialization would wait for
+/// that thread for good, where glibc's pthread_once starts the initialization again in the child.)
 inline void register_fork_handlers() noexcept {
 #if !defined(_WIN32)
-    static const bool registered = ::pthread_atfork(&fork_prepare, &fork_parent, &fork_child) == 0;
-    (void)registered;  // (ENOMEM: forks then go on without relo's handlers, as before any lock existed)
+    (void)::pthread_once(&fork_handlers_registered, &register_fork_handlers_now);
 #endif
 }
 

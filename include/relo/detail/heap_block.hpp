@@ -91,15 +91,12 @@ struct block_ops {
     RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate_emplacing(allocator_arg a, block b, size_type want,
                                                                      size_type need, Build& build) {
         if (b.begin != nullptr && !is_constant_evaluated()) {
-            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+            if constexpr (grows_by_reallocate) {
                 alignas(T) unsigned char slot[sizeof(T)];
                 T* built = reinterpret_cast<T*>(slot);
                 build(built);
                 try {
-                    const size_type size = b.size();
-                    unpoison(b.begin, b.capacity() * sizeof(T));  // (the pages may move: detail/sanitizers.hpp)
-                    T* p = a.reallocate(b.begin, b.capacity(), want);
-                    b = {p, p + size, p + want};
+                    b = reallocate_bytes(a, b, want);
                 } catch (...) {
                     destroy(a, built);
                     throw;
@@ -219,11 +216,9 @@ struct block_ops {
         const size_type n = b.size();
         const size_type cap = b.capacity();
         if (!is_constant_evaluated()) {
-            if constexpr (relocate_as_bytes_v<Alloc, T> && has_reallocate<Alloc>::value) {
+            if constexpr (grows_by_reallocate) {
                 try {
-                    unpoison(b.begin, cap * sizeof(T));
-                    T* p = a.reallocate(b.begin, cap, n);
-                    return {p, p + n, p + n};
+                    return reallocate_bytes(a, b, n);
                 } catch (const std::bad_alloc&) {
                     return b;
                 }
@@ -310,11 +305,11 @@ private:
         }
     }
 
-    /// Block b (with elements; grows_by_reallocate) grown to `want` by the allocator's reallocate(), which
-    /// moves the elements' bytes. Throws what reallocate() throws, leaving b unchanged.
+    /// Block b (with elements; grows_by_reallocate) grown, or shrunk, to `want` by the allocator's
+    /// reallocate(), which moves the elements' bytes. Throws what reallocate() throws, leaving b unchanged.
     RELO_ALWAYS_INLINE static block reallocate_bytes(Alloc& a, block b, size_type want) {
         const size_type size = b.size();  // before the old pointer becomes invalid
-        unpoison(b.begin, b.capacity() * sizeof(T));
+        unpoison(b.begin, b.capacity() * sizeof(T));  // (the pages may move: detail/sanitizers.hpp)
         T* p = a.reallocate(b.begin, b.capacity(), want);
         return {p, p + size, p + want};
     }

@@ -272,11 +272,13 @@ struct reclaimable_registry {
 };
 inline reclaimable_registry reclaimable_caches;
 
-/// The registry's lock, taken by the fork handlers from its first use on.
+/// The registry's lock, which every fork takes (detail/fork_guard.hpp); the registry's node listed at its
+/// first use. (By an atomic pointer, not a guarded static: a child forked while another thread was inside
+/// the static's first initialization waited for that thread for good, in its first use of the registry.)
 inline os_lock& registry_lock() noexcept {
-    static const bool guarded = (set_last_fork_guard(reclaimable_caches.at_fork), true);
-    (void)guarded;
-    return immortal_lock<reclaimable_registry>();
+    if (RELO_UNLIKELY(fork_guards.last.load(memory_order_acquire) != &reclaimable_caches.at_fork))
+        set_last_fork_guard(reclaimable_caches.at_fork);
+    return thread_cache_registry_lock();
 }
 
 /// The registry's lock, held for this object's life, unless this thread holds it already (a signal
@@ -339,7 +341,7 @@ inline bool claims_fenced_locked() noexcept {
 /// cache is whole at the fork. (Not the forking thread's own: a handler that forks may have interrupted
 /// one of its visits.)
 inline void registry_fork_prepare(fork_guard&) noexcept {
-    registry_lock().lock();
+    // (The lock: taken by detail::fork_prepare before this.)
     reclaimable_caches.holder.store(&thread_mark, memory_order_relaxed);
     // (Not the forking thread's: other libraries' fork handlers registered before relo's run while these
     // claims hold, and may use relo on this thread.)
@@ -354,8 +356,7 @@ inline void registry_fork_prepare(fork_guard&) noexcept {
 inline void registry_fork_parent(fork_guard&) noexcept {
     for (reclaimable_entry* e = reclaimable_caches.first; e != nullptr; e = e->next)
         e->cache->claimed.store(false, memory_order_release);
-    reclaimable_caches.holder.store(nullptr, memory_order_relaxed);
-    registry_lock().unlock();
+    reclaimable_caches.holder.store(nullptr, memory_order_relaxed);  // (the lock: detail::fork_parent's)
 }
 /// The child's only thread is the forking one: every other thread's part is emptied (whole: its owner
 /// was not inside it) and freed; only taken off the list where the fence failed before the fork (its owner
@@ -374,8 +375,7 @@ inline void registry_fork_child(fork_guard&) noexcept {
         }
         e = next;
     }
-    reclaimable_caches.holder.store(nullptr, memory_order_relaxed);
-    registry_lock().unlock();
+    reclaimable_caches.holder.store(nullptr, memory_order_relaxed);  // (the lock: detail::fork_child's)
 }
 
 /// When e's owner last visited its cache, as far as is known now, `visits` being its mark read now (with

@@ -1,0 +1,90 @@
+// A program that forks at once while its other threads use relo for the first time (its registry's first
+// use, its fork handlers' registration): the child, whose only thread is the forking one, must find none
+// of relo's state half made. Run many times by life_events_test (the moment differs each run); exits 0
+// when each child did its work, 1 when one hung (killed after 5 s) or failed.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "relo/multipool_resource.hpp"
+#include "relo/vector.hpp"
+#include "relo/vm_arena.hpp"
+#include "relo/warm_memory.hpp"
+
+#include "busy_threads.hpp"
+
+namespace {
+
+/// Keeps something in each of the calling thread's caches; false if a value read back was wrong.
+bool keep(int seed) {
+    bool ok = true;
+    {
+        relo::vector<int> v(std::size_t{1} << 20, seed);
+        ok = ok && v[12345] == seed;
+    }
+    {
+        relo::multipool_resource pools;
+        for (int i = 0; i < 200; ++i) {
+            auto* p = static_cast<int*>(pools.allocate(64 + 32 * (i % 8)));
+            *p = seed + i;
+            ok = ok && *p == seed + i;
+        }
+    }
+    {
+        relo::vm_arena arena(std::size_t{4} << 20);
+        auto* p = static_cast<char*>(arena.allocate(std::size_t{1} << 20, 1));
+        std::memset(p, seed & 0x7f, std::size_t{1} << 20);
+        ok = ok && p[1000] == static_cast<char>(seed & 0x7f);
+    }
+    return ok;
+}
+
+/// The child's code, or -1 when it did not end within 5 s (then killed).
+int wait_for(pid_t pid) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+
+}  // namespace
+
+int main() {
+    relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> threads = relo_test::busy_threads(stop, keep);
+    int failed = 0;
+    for (int c = 0; c < 3 && failed == 0; ++c) {  // (the first fork is the one at the threads' first use)
+        std::fflush(nullptr);
+        const pid_t pid = ::fork();
+        if (pid < 0) return 1;
+        if (pid == 0) {
+            if (!keep(c)) ::_exit(4);
+            (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
+            relo::trim_warm_memory();
+            ::_exit(relo::warm_memory().process_bytes == 0 ? 0 : 5);
+        }
+        const int code = wait_for(pid);
+        if (code != 0) {
+            std::fprintf(stderr, "child %d: %s (%d)\n", c, code == -1 ? "hung" : "failed", code);
+            failed = 1;
+        }
+    }
+    stop = true;
+    for (std::thread& t : threads) t.join();
+    return failed;
+}
