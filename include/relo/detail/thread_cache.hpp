@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <type_traits>
 
@@ -747,25 +748,37 @@ private:
     // key whose destructor gives it back at the thread's end. The key is deleted when this copy of relo is
     // unloaded (or the program ends), after the idle parts have been emptied: no thread's end calls into
     // code that is gone, and a part made after that is not made (the thread uses the closed one).
+    //
+    // The key is made by pthread_once at the first use, not by a guarded static's constructor: a child
+    // forked while another thread was inside such a constructor waited for that thread for good at its
+    // own first use (glibc's pthread_once starts it again in the child). Its deletion is registered then
+    // with atexit, which glibc ties to the module that calls it (run when it is unloaded), as a static's
+    // destructor would be.
     static inline thread_local thread_part* current_ = nullptr;
     struct slots {
-        pthread_key_t end;
-        atomic<bool> usable;
-        slots() noexcept : end(), usable(::pthread_key_create(&end, &at_thread_end) == 0) {}
-        ~slots() {
-            if (!usable.exchange(false)) return;
-            (void)empty_idle_caches(0);
-            (void)::pthread_key_delete(end);
-            // The calling thread's own (what is destroyed after this goes straight back).
-            if (thread_part* const part = current_; part != nullptr && part != &ended_part()) {
-                current_ = &ended_part();
-                close(part);
-            }
-        }
+        pthread_key_t end{};
+        atomic<bool> usable{false};
     };
+    static inline slots slots_{};  // (constant-initialized: no guard)
+    static inline pthread_once_t slots_made_ = PTHREAD_ONCE_INIT;
+    static void make_slots() noexcept {
+        const bool made = ::pthread_key_create(&slots_.end, &at_thread_end) == 0;
+        slots_.usable.store(made, memory_order_release);
+        if (made) (void)std::atexit(&unmake_slots);
+    }
+    static void unmake_slots() noexcept {
+        if (!slots_.usable.exchange(false)) return;
+        (void)empty_idle_caches(0);
+        (void)::pthread_key_delete(slots_.end);
+        // The calling thread's own (what is destroyed after this goes straight back).
+        if (thread_part* const part = current_; part != nullptr && part != &ended_part()) {
+            current_ = &ended_part();
+            close(part);
+        }
+    }
     static slots& thread_slots() noexcept {
-        static slots made;
-        return made;
+        (void)::pthread_once(&slots_made_, &make_slots);
+        return slots_;
     }
     RELO_ALWAYS_INLINE static thread_part* current_part() noexcept { return current_; }
     RELO_NOINLINE static State& start_thread_part() noexcept {
