@@ -198,11 +198,11 @@ inline profile_thread_table& profile_table() noexcept {
 }
 
 inline std::atomic<std::uint64_t>& profiling_resource_ids() noexcept {
-    static std::atomic<std::uint64_t> ids{0};
+    RELO_CONSTINIT static std::atomic<std::uint64_t> ids{0};
     return ids;
 }
 inline std::uint64_t new_profiling_thread_serial() noexcept {
-    static std::atomic<std::uint64_t> serials{0};
+    RELO_CONSTINIT static std::atomic<std::uint64_t> serials{0};
     return serials.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 

@@ -35,7 +35,7 @@
 // it inherited, and fork again; the bins of threads the child does not have stay as they were (their
 // blocks come back with release() or the resource's end). Making and destroying a resource takes the fork
 // list's lock once; allocate and deallocate do nothing more. The order ("Locks and fork" below): each
-// resource's shards, newest resource first; then, once for all resources, the registry's mutex, each
+// resource's shards, newest resource first; then, once for all resources, the registry's lock, each
 // resource's bins list and depots.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
@@ -50,13 +50,11 @@
 #include <cstdint>
 #include <memory>
 #include <memory_resource>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <thread>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/fork_guard.hpp"
@@ -104,7 +102,7 @@ private:
 
 /// A small number for the calling thread, given out in order of first use (shared by every resource).
 inline std::size_t thread_number() noexcept {
-    static std::atomic<std::size_t> next{0};
+    RELO_CONSTINIT static std::atomic<std::size_t> next{0};
     thread_local const std::size_t mine = next.fetch_add(1, std::memory_order_relaxed);
     return mine;
 }
@@ -136,10 +134,12 @@ public:
         for (std::size_t i = 0; i < shard_count_; ++i) shards_[i].free_blocks.reset(new std::size_t[classes]());
         list_registry_at_fork();  // (before this resource's node: see "Locks and fork")
         {
-            const std::lock_guard<std::mutex> lock(registry_mutex());
-            registry().push_back(this);
+            const detail::os_lock_hold hold(registry_lock());
+            registry_next_ = live_first_;
+            if (registry_next_ != nullptr) registry_next_->registry_previous_ = this;
+            live_first_ = this;
         }
-        detail::add_fork_guard(at_fork_);  // (without the registry's mutex: the fork list's lock comes first)
+        detail::add_fork_guard(at_fork_);  // (without the registry's lock: the fork list's lock comes first)
     }
     ///@}
 
@@ -149,9 +149,9 @@ public:
         detail::remove_fork_guard(at_fork_);
         {
             // (From here on a thread that ends gives its bins back to no one: they are deleted below.)
-            const std::lock_guard<std::mutex> lock(registry_mutex());
-            std::vector<synchronized_multipool_resource*>& live = registry();
-            live.erase(std::find(live.begin(), live.end(), this));
+            const detail::os_lock_hold hold(registry_lock());
+            (registry_previous_ != nullptr ? registry_previous_->registry_next_ : live_first_) = registry_next_;
+            if (registry_next_ != nullptr) registry_next_->registry_previous_ = registry_previous_;
         }
         release();  // (which also gives back the raises' warm budget)
         while (thread_bins* t = caches_) {
@@ -462,20 +462,17 @@ private:
     const std::uint64_t id_ = next_id();
 
     static std::uint64_t next_id() noexcept {
-        static std::atomic<std::uint64_t> last{0};
+        RELO_CONSTINIT static std::atomic<std::uint64_t> last{0};
         return last.fetch_add(1, std::memory_order_relaxed) + 1;
     }
 
-    /// The live resources: a thread that ends, or evicts a slot, gives its bins back only to one of them
-    /// (a slot's resource may be gone). Never destroyed: threads may end after static destruction.
-    static std::mutex& registry_mutex() noexcept {
-        static std::mutex* m = new std::mutex;
-        return *m;
-    }
-    static std::vector<synchronized_multipool_resource*>& registry() noexcept {
-        static auto* live = new std::vector<synchronized_multipool_resource*>;
-        return *live;
-    }
+    /// The live resources, newest first (linked through registry_next_), and their lock: a thread that
+    /// ends, or evicts a slot, gives its bins back only to one of them (a slot's resource may be gone).
+    /// Constant-initialized and never destroyed: threads may end after static destruction, and a child of
+    /// fork finds no first initialization that another thread left half done.
+    struct registry_tag {};
+    static detail::os_lock& registry_lock() noexcept { return detail::immortal_lock<registry_tag>(); }
+    static inline synchronized_multipool_resource* live_first_ = nullptr;
 
     /// The calling thread's bins for this resource, or null (the thread is ending, or no memory for them).
     RELO_ALWAYS_INLINE thread_bins* own_bins() noexcept {
@@ -559,8 +556,8 @@ private:
     /// never reused, so another resource at its address is not mistaken for it.)
     static void give_back(bins_slot& slot) noexcept {
         if (slot.resource == 0) return;
-        const std::lock_guard<std::mutex> lock(registry_mutex());
-        for (synchronized_multipool_resource* r : registry()) {
+        const detail::os_lock_hold hold(registry_lock());
+        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
             if (r->id_ == slot.resource) r->vacate(*slot.bins);
         }
         slot = {0, nullptr};
@@ -777,21 +774,21 @@ private:
     //     resources' locks, and, where the upstream path reaches a synchronized pool, the registry's
     //     mutex and any pool's bins list, depots and check locks (a pool's allocate may empty the
     //     thread's bins of a pool its table has no slot left for: give_back, vacate);
-    //   - the registry's mutex, then the check lock of the calling thread's own bins, a depot, and a bins
+    //   - the registry's lock, then the check lock of the calling thread's own bins, a depot, and a bins
     //     list (vacate); the bins list's lock, then the heap (new bins);
     //   - a check lock (hardened builds: the bins' owner, around each use), then a depot's, the thread's
     //     shard's and all the shard takes; the double-free check, then every other check lock, each
     //     alone (it reads the bins list's head under its lock, then walks it: see check_pool_block).
-    // So no order of all of them puts the registry's mutex before every pool's shards (a thread holding a
+    // So no order of all of them puts the registry's lock before every pool's shards (a thread holding a
     // shard of a pool whose upstream reaches a pool waits for it) nor after any depot or bins list (a
     // thread holding it waits for them). The handlers take them in three steps:
     //   1. each resource's shards, in its own node, newest resource first as the fork list goes (a
     //      resource calls only older ones while it holds its locks, as test_resource its mutex);
     //   2. and 3. in one node listed after every synchronized pool and after every resource that may call
-    //      one (list_registry_at_fork): the registry's mutex, then every pool's bins list and depots,
+    //      one (list_registry_at_fork): the registry's lock, then every pool's bins list and depots,
     //      under which nothing else is waited for.
     // The check locks are not taken (their owners hold them while they wait for a shard: they would have
-    // to come first, and the registry's mutex before them). No wait of the handlers depends on one: a
+    // to come first, and the registry's lock before them). No wait of the handlers depends on one: a
     // thread waits for a check lock only in the double-free check of a pool, holding at most locks of the
     // resources over that pool (listed before it: while the handlers wait for one of those, they hold no
     // lock of the pool, and the check lock's owner goes on), or for its own bins' while it empties them,
@@ -819,13 +816,12 @@ private:
     /// every resource made later is listed before it (the newest first), and one made earlier reaches
     /// no synchronized pool.
     static void list_registry_at_fork() noexcept {
-        static detail::fork_guard node{&lock_registry, &unlock_registry_in_parent, &unlock_registry_in_child};
-        static const bool listed = (detail::add_fork_guard(node), true);
-        (void)listed;
+        RELO_CONSTINIT static detail::fork_guard node{&lock_registry, &unlock_registry_in_parent, &unlock_registry_in_child};
+        detail::add_fork_guard_once(node);
     }
     static void lock_registry(detail::fork_guard&) noexcept {
-        registry_mutex().lock();
-        for (synchronized_multipool_resource* r : registry()) {
+        registry_lock().lock();
+        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
             r->caches_lock_.lock();
             for (std::size_t c = 0; c < r->class_table().pool_count_; ++c) r->depots_[c].lock.lock();
         }
@@ -835,18 +831,20 @@ private:
         r.caches_lock_.unlock();
     }
     static void unlock_registry_in_parent(detail::fork_guard&) noexcept {
-        for (synchronized_multipool_resource* r : registry()) unlock_depots(*r);
-        registry_mutex().unlock();
+        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) unlock_depots(*r);
+        registry_lock().unlock();
     }
     /// (The child's only thread: the forking one, which held none of the check locks.)
     static void unlock_registry_in_child(detail::fork_guard&) noexcept {
-        for (synchronized_multipool_resource* r : registry()) {
+        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
             for (thread_bins* t = r->caches_; t != nullptr; t = t->next) t->check_lock.unlock();
             unlock_depots(*r);
         }
-        registry_mutex().unlock();
+        registry_lock().unlock();
     }
 
+    synchronized_multipool_resource* registry_next_ = nullptr;  // (the registry's links, under its lock)
+    synchronized_multipool_resource* registry_previous_ = nullptr;
     shards_fork_guard at_fork_{*this};  // (last: the other members' offsets stay those of the fast paths)
 };
 

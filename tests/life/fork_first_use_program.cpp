@@ -1,6 +1,6 @@
 // A program that forks at once while its other threads use relo for the first time (its registry's first
-// use, its fork handlers' registration): the child, whose only thread is the forking one, must find none
-// of relo's state half made. Run many times by life_events_test (the moment differs each run); exits 0
+// use, its fork handlers' registration, the synchronized pools' registry, the first thread's end): the
+// child, whose only thread is the forking one, must find none of relo's state half made. Run many times by life_events_test (the moment differs each run); exits 0
 // when each child did its work, 1 when one hung (killed after 5 s) or failed.
 #include <atomic>
 #include <chrono>
@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "relo/multipool_resource.hpp"
+#include "relo/profiling_resource.hpp"
+#include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vector.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"
@@ -35,6 +37,16 @@ bool keep(int seed) {
             auto* p = static_cast<int*>(pools.allocate(64 + 32 * (i % 8)));
             *p = seed + i;
             ok = ok && *p == seed + i;
+        }
+    }
+    {
+        relo::synchronized_multipool_resource shared;
+        relo::profiling_resource profiled(&shared);
+        for (int i = 0; i < 100; ++i) {
+            auto* p = static_cast<int*>(profiled.allocate(16 + 48 * (i % 4)));
+            *p = seed + i;
+            ok = ok && *p == seed + i;
+            profiled.deallocate(p, 16 + 48 * (i % 4));
         }
     }
     {
@@ -67,6 +79,9 @@ int main() {
     relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads = relo_test::busy_threads(stop, keep);
+    threads.emplace_back([&stop] {  // (threads that end: the first end makes the ended threads' part)
+        for (int i = 0; !stop.load(); ++i) std::thread([i] { (void)keep(i); }).join();
+    });
     int failed = 0;
     for (int c = 0; c < 3 && failed == 0; ++c) {  // (the first fork is the one at the threads' first use)
         std::fflush(nullptr);

@@ -51,6 +51,14 @@
 #define RELO_HAS_FROM_RANGE 0
 #endif
 
+// A static that must have no first initialization at run time (a child of fork could find one that another
+// thread left half done, and wait for it for good): C++20 builds check that none has.
+#if defined(__cpp_constinit)
+#define RELO_CONSTINIT constinit
+#else
+#define RELO_CONSTINIT
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define RELO_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RELO_UNLIKELY(x) __builtin_expect(!!(x), 0)

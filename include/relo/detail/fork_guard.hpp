@@ -35,7 +35,7 @@ namespace detail {
 /// after static destruction still take it.
 template <class Tag>
 os_lock& immortal_lock() noexcept {
-    static os_lock lock;
+    RELO_CONSTINIT static os_lock lock;
     return lock;
 }
 
@@ -106,14 +106,28 @@ inline void register_fork_handlers() noexcept {
 #endif
 }
 
+/// Puts g first in the list (the newest first), under the list's lock.
+inline void list_first(fork_guard& g) noexcept {
+    g.previous = nullptr;
+    g.next = fork_guards.first;
+    if (g.next != nullptr) g.next->previous = &g;
+    fork_guards.first = &g;
+}
+
 /// Lists g: from now on every fork takes and releases its locks. Called before any of them can be held.
 inline void add_fork_guard(fork_guard& g) noexcept {
     register_fork_handlers();
     const os_lock_hold hold(immortal_lock<fork_guard_list>());
-    g.previous = nullptr;  // (the newest first)
-    g.next = fork_guards.first;
-    if (g.next != nullptr) g.next->previous = &g;
-    fork_guards.first = &g;
+    list_first(g);
+}
+
+/// Lists g unless it is listed already (a node of static storage that several threads may list first;
+/// its fork_guard has a constant initializer, so that no guarded static's first initialization is left
+/// half done in a fork's child).
+inline void add_fork_guard_once(fork_guard& g) noexcept {
+    register_fork_handlers();
+    const os_lock_hold hold(immortal_lock<fork_guard_list>());
+    if (g.previous == nullptr && fork_guards.first != &g) list_first(g);
 }
 
 /// Sets the node taken last, after every listed one, without the list's lock (see fork_guard_list::last).

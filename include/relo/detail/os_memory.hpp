@@ -29,8 +29,6 @@
 
 #if defined(_WIN32)
 #include <malloc.h>
-
-#include "relo/detail/sync.hpp"  // (windows.h, lean: WIN32_LEAN_AND_MEAN, NOMINMAX)
 #define RELO_OS_WINDOWS 1
 #define RELO_HAS_LINUX_VM 0
 #define RELO_HAS_MALLOC_USABLE_SIZE 1  // (_msize)
@@ -56,6 +54,7 @@
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
+#include "relo/detail/sync.hpp"  // (atomic; on Windows windows.h, lean: WIN32_LEAN_AND_MEAN, NOMINMAX)
 
 #if RELO_HAS_LINUX_VM && defined(MREMAP_MAYMOVE)
 #define RELO_HAS_MREMAP 1
@@ -78,19 +77,28 @@ inline constexpr int reserve_flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #endif
 #endif
 
-/// The virtual-memory page size (read once).
-inline std::size_t page_size() noexcept {
-    static const std::size_t size = [] {
+/// The virtual-memory page size, from the system.
+inline std::size_t system_page_size() noexcept {
 #if RELO_OS_WINDOWS
-        SYSTEM_INFO info;
-        ::GetSystemInfo(&info);
-        const long s = static_cast<long>(info.dwPageSize);
+    SYSTEM_INFO info;
+    ::GetSystemInfo(&info);
+    const long s = static_cast<long>(info.dwPageSize);
 #else
-        const long s = ::sysconf(_SC_PAGESIZE);
+    const long s = ::sysconf(_SC_PAGESIZE);
 #endif
-        return s > 0 ? static_cast<std::size_t>(s) : std::size_t{4096};
-    }();
-    return size;
+    return s > 0 ? static_cast<std::size_t>(s) : std::size_t{4096};
+}
+
+/// The virtual-memory page size (read once per thread that finds none yet: each reads the same value, so
+/// a race only repeats the call; not a guarded static, which a child of fork may find half made).
+inline std::size_t page_size() noexcept {
+    RELO_CONSTINIT static atomic<std::size_t> size{0};
+    std::size_t s = size.load(memory_order_relaxed);
+    if (RELO_UNLIKELY(s == 0)) {
+        s = system_page_size();
+        size.store(s, memory_order_relaxed);
+    }
+    return s;
 }
 
 /// `bytes` rounded up to a whole number of pages; SIZE_MAX-safe (saturates to a value the system rejects).

@@ -199,12 +199,17 @@ inline std::int64_t idle_clock_tick_ns() noexcept {
 #if RELO_OS_WINDOWS
     return std::int64_t{16} * 1000 * 1000;  // (GetTickCount64's resolution, at most)
 #elif defined(CLOCK_MONOTONIC_COARSE)
-    static const std::int64_t tick = [] {
+    // (read as page_size() is: no guarded static)
+    RELO_CONSTINIT static atomic<std::int64_t> tick{0};
+    std::int64_t ns = tick.load(memory_order_relaxed);
+    if (ns == 0) {
         timespec t{};
-        return ::clock_getres(CLOCK_MONOTONIC_COARSE, &t) == 0 ? std::int64_t{t.tv_sec} * 1000 * 1000 * 1000 + t.tv_nsec
-                                                              : std::int64_t{10} * 1000 * 1000;
-    }();
-    return tick;
+        ns = ::clock_getres(CLOCK_MONOTONIC_COARSE, &t) == 0 && (t.tv_sec != 0 || t.tv_nsec != 0)
+                 ? std::int64_t{t.tv_sec} * 1000 * 1000 * 1000 + t.tv_nsec
+                 : std::int64_t{10} * 1000 * 1000;
+        tick.store(ns, memory_order_relaxed);
+    }
+    return ns;
 #else
     return 1;
 #endif
@@ -630,12 +635,23 @@ public:
     }
 
 private:
+    struct closed_tag {};
     struct thread_part {
         State state{};
         reclaimable_entry entry{};
 #if RELO_OS_WINDOWS
         DWORD thread = ::GetCurrentThreadId();
 #endif
+        thread_part() noexcept = default;
+        /// The ended threads' part, closed and armed (constant-initialized).
+        constexpr explicit thread_part(closed_tag) noexcept
+#if RELO_OS_WINDOWS
+            : thread(0)
+#endif
+        {
+            state.closed = true;
+            state.guarded = true;
+        }
     };
 
     static std::size_t empty_from_registry(reclaimable_cache& c) noexcept { return Empty(static_cast<State&>(c)); }
@@ -683,9 +699,7 @@ private:
     /// the visits' counter is written, an atomic whose parity then means nothing (a visit of it is at
     /// worst taken as nested, which uses it all the same).
     static thread_part& ended_part() noexcept {
-        static thread_part part;
-        static const bool closed = (part.state.closed = part.state.guarded = true);
-        (void)closed;
+        RELO_CONSTINIT static thread_part part{closed_tag{}};  // (no guard: see RELO_CONSTINIT)
         return part;
     }
 
