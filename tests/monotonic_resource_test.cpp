@@ -94,6 +94,16 @@ TEST(MonotonicResource, LargeRequestsGetAChunkOfTheirOwn) {
     EXPECT_LT(upstream.live_bytes(), (std::size_t{1} << 20) + 256);
 }
 
+// Requests that each outgrow the next chunk still make the chunks grow: later ones share a chunk.
+TEST(MonotonicResource, RequestsLargerThanTheFirstChunkStillGrowTheChunks) {
+    checking_resource upstream;
+    monotonic_resource mono(1024, &upstream);
+    for (int i = 0; i < 1024; ++i) mono.allocate(4096, 16);
+    EXPECT_LE(mono.chunk_count(), 16u) << "about log2(4 MiB / 1 KiB) chunks, not one a request";
+    EXPECT_GE(mono.bytes_in_use(), std::size_t{1024} * 4096);
+    EXPECT_LE(mono.upstream_bytes(), std::size_t{12} << 20);
+}
+
 TEST(MonotonicResource, InitialBufferFirstAndAgainAfterRelease) {
     checking_resource upstream;
     alignas(64) char buffer[1000];
@@ -121,6 +131,35 @@ TEST(MonotonicResource, TheTopIsReclaimedAndExpandsInPlace) {
     EXPECT_TRUE(mono.try_expand(b, 1000, 300));
     mono.deallocate(b, 300, 8);
     EXPECT_EQ(mono.allocate(50, 8), b);
+}
+
+// Blocks whose size is a multiple of 1 KiB are a cache line apart, so that many of them walked in step do
+// not all start in the same cache sets; the top of such a block is still reclaimed and expanded in place.
+TEST(MonotonicResource, BlocksOfWholeKibibytesStartInDifferentCacheSets) {
+    checking_resource upstream;
+    monotonic_resource mono(std::size_t{1} << 20, &upstream);
+    std::vector<std::pair<char*, std::size_t>> blocks;
+    std::vector<std::uintptr_t> sets;
+    for (int i = 0; i < 64; ++i) {
+        auto* p = static_cast<char*>(mono.allocate(4096, 64));
+        std::memset(p, i, 4096);
+        blocks.emplace_back(p, 4096);
+        sets.push_back(reinterpret_cast<std::uintptr_t>(p) % 4096 / 64);
+    }
+    expect_disjoint(blocks);
+    std::sort(sets.begin(), sets.end());
+    EXPECT_EQ(std::unique(sets.begin(), sets.end()) - sets.begin(), 64) << "each block in other sets of a 4 KiB way";
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(blocks[i].first[4095], static_cast<char>(i));
+
+    auto* top = static_cast<char*>(mono.allocate(2048, 16));
+    EXPECT_TRUE(mono.try_expand(top, 2048, 3072)) << "the top, a whole number of KiB";
+    EXPECT_TRUE(mono.try_expand(top, 3072, 3000));
+    EXPECT_TRUE(mono.try_expand(top, 3000, 4096));
+    mono.deallocate(top, 4096, 16);
+    EXPECT_EQ(mono.allocate(1024, 16), top) << "reclaimed";
+    auto* next = static_cast<char*>(mono.allocate(100, 1));
+    EXPECT_EQ(next, top + 1024 + 64);
+    EXPECT_EQ(static_cast<char*>(mono.allocate(100, 1)), next + 100) << "other sizes end to end";
 }
 
 TEST(MonotonicResource, UpstreamFailureIsBadAllocAndChangesNothing) {

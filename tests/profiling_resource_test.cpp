@@ -266,8 +266,16 @@ TEST(Recommend, EachStrategyForTheProfileThatCallsForIt) {
     p.reused = 5000;
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::multipool);
 
+    p.reused = 0;  // (below the peak ratio the multipool, reuse or none, by default)
+    const relo::allocation_recommendation pools = relo::recommend(p);
+    EXPECT_EQ(pools.strategy, relo::allocation_strategy::multipool);
+    EXPECT_NE(pools.text().find("0.10 of the bytes"), std::string::npos) << pools.text();
+    relo::recommendation_thresholds by_reuse;
+    by_reuse.multipool_reuse = 0.25;
     p.reused = 100;
-    EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::multipool_over_monotonic);
+    EXPECT_EQ(relo::recommend(p, by_reuse).strategy, relo::allocation_strategy::multipool_over_monotonic);
+    p.reused = 5000;
+    EXPECT_EQ(relo::recommend(p, by_reuse).strategy, relo::allocation_strategy::multipool);
 
     p.cross_thread_frees = 1;
     EXPECT_EQ(relo::recommend(p).strategy, relo::allocation_strategy::synchronized_multipool);

