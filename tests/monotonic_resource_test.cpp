@@ -160,6 +160,33 @@ TEST(MonotonicResource, BlocksOfWholeKibibytesStartInDifferentCacheSets) {
     auto* next = static_cast<char*>(mono.allocate(100, 1));
     EXPECT_EQ(next, top + 1024 + 64);
     EXPECT_EQ(static_cast<char*>(mono.allocate(100, 1)), next + 100) << "other sizes end to end";
+
+    // Aligned beyond a line: no line after (it would land in the same sets anyway, and cost a whole
+    // alignment step).
+    auto* page = static_cast<char*>(mono.allocate(4096, 4096));
+    EXPECT_EQ(static_cast<char*>(mono.allocate(4096, 4096)), page + 4096);
+}
+
+// A whole-KiB block that fills what is left still fits, and the top is still found.
+TEST(MonotonicResource, AWholeKibibyteBlockFillsABufferExactly) {
+    checking_resource upstream;
+    alignas(64) char buffer[4096];
+    monotonic_resource mono(buffer, sizeof buffer, &upstream);
+    void* whole = mono.allocate(4096, 16);
+    EXPECT_EQ(whole, buffer);
+    EXPECT_EQ(upstream.live_blocks(), 0u);
+    EXPECT_EQ(mono.remaining(), 0u);
+    mono.deallocate(whole, 4096, 16);
+    EXPECT_EQ(mono.remaining(), sizeof buffer) << "the top reclaimed";
+
+    auto* b = static_cast<char*>(mono.allocate(1000, 16));
+    EXPECT_TRUE(mono.try_expand(b, 1000, 4096, 16)) << "to the buffer's end";
+    EXPECT_EQ(mono.remaining(), 0u);
+    EXPECT_TRUE(mono.try_expand(b, 4096, 2048, 16));
+    EXPECT_EQ(mono.remaining(), sizeof buffer - 2048 - 64);
+    EXPECT_TRUE(mono.try_expand(b, 2048, 3000, 16));
+    EXPECT_EQ(mono.remaining(), sizeof buffer - 3000);
+    EXPECT_EQ(upstream.live_blocks(), 0u);
 }
 
 TEST(MonotonicResource, UpstreamFailureIsBadAllocAndChangesNothing) {

@@ -19,7 +19,8 @@
 //
 // Chunks: the first holds `first_chunk` bytes (default below), each next one twice the last, up to
 // max_chunk; a request larger than the next chunk gets a chunk of its own size (and the next one still
-// doubles). A block whose size is a multiple of 1 KiB is followed by a cache line left unused (span()).
+// doubles). A block whose size is a multiple of 1 KiB, aligned to at most a cache line, is followed by a
+// cache line left unused where its chunk has room (top_after(); not on an arena).
 // Every chunk is one upstream allocation at the alignment of std::max_align_t (a page at most is ever
 // asked of the upstream: larger alignments are made inside a larger chunk). An upstream failure is std::bad_alloc and
 // leaves the resource unchanged. Not thread-safe.
@@ -100,7 +101,8 @@ public:
     /// arena) does, or when the size cannot be represented; the resource is then unchanged.
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t n = bytes != 0 ? bytes : 1;  // distinct blocks even for zero bytes
-        if (void* p = detail::bump(top_, end_, span(n), alignment)) {
+        if (void* p = detail::bump(top_, end_, n, alignment)) {
+            top_ = top_after(static_cast<char*>(p), n, alignment);
             detail::unpoison(p, n);
             return p;
         }
@@ -116,21 +118,21 @@ public:
             return;
         }
         detail::poison(p, n);
-        if (static_cast<char*>(p) + span(n) == top_ && p >= current_start_) top_ = static_cast<char*>(p);
+        if (is_top_block(static_cast<char*>(p), n)) top_ = static_cast<char*>(p);
     }
 
     /// Resizes the block at p, of old_bytes, to new_bytes in place: true when it is the block at the top
     /// and its chunk (or the arena) has room; false, and nothing changed, otherwise. (The alignment, that of
-    /// the allocation, does not matter here: it is taken for the same signature as every resource's.)
+    /// the allocation, decides only whether a cache line follows the block: top_after.)
     bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes,
-                    std::size_t /*alignment*/ = alignof(std::max_align_t)) noexcept {
+                    std::size_t alignment = alignof(std::max_align_t)) noexcept {
         if (arena_ != nullptr) return arena_->try_expand(p, old_bytes, new_bytes);
         char* const block = static_cast<char*>(p);
-        if (old_bytes == 0 || block + span(old_bytes) != top_ || p < current_start_) return false;
-        if (new_bytes == 0 || span(new_bytes) > static_cast<std::size_t>(end_ - block)) return false;
+        if (old_bytes == 0 || !is_top_block(block, old_bytes)) return false;
+        if (new_bytes == 0 || new_bytes > static_cast<std::size_t>(end_ - block)) return false;
         if (new_bytes > old_bytes) detail::unpoison(block + old_bytes, new_bytes - old_bytes);
         else detail::poison(block + new_bytes, old_bytes - new_bytes);
-        top_ = block + span(new_bytes);
+        top_ = top_after(block, new_bytes, alignment);
         return true;
     }
 
@@ -183,12 +185,25 @@ private:
     static constexpr std::size_t chunk_alignment = alignof(std::max_align_t);
     static constexpr std::size_t header = (sizeof(chunk) + chunk_alignment - 1) / chunk_alignment * chunk_alignment;
 
-    /// The bytes a block of n takes at the top: n, and a cache line more when n is a multiple of 1 KiB. Blocks
-    /// of one such size, laid end to end, would all start in the same few cache sets, and a walk over many of
-    /// them in step (the rows of a matrix by column, buffers grown together) missed the caches at every
-    /// step: five times the global heap's time, whose headers stagger its blocks
-    /// (docs/measurements/memory_resources.md, "Blocks of one power-of-two size, walked in step").
-    static constexpr std::size_t span(std::size_t n) noexcept { return n + ((n & 1023) == 0 ? 64 : 0); }
+    /// The top after a block at p of n bytes: its end, and a cache line more when n is a multiple of 1 KiB
+    /// and the block is aligned to at most a line (as far as the chunk has room). Blocks of one such size,
+    /// laid end to end, would all start in the same few cache sets, and a walk over many of them in step
+    /// (the rows of a matrix by column, buffers grown together) missed the caches at every step, where
+    /// the global heap's headers stagger its blocks (docs/measurements/memory_resources.md, "Blocks of one
+    /// power-of-two size, walked in step"). A block aligned more lands in the same sets whatever follows.
+    char* top_after(char* p, std::size_t n, std::size_t alignment) const noexcept {
+        char* const end = p + n;
+        if ((n & 1023) != 0 || alignment > line) return end;
+        return static_cast<std::size_t>(end_ - end) > line ? end + line : end_;
+    }
+    /// Whether the block at p of n bytes is the last one handed out in the current chunk: the top is its end,
+    /// or within the line that may follow it (any later block starts past that line).
+    bool is_top_block(const char* p, std::size_t n) const noexcept {
+        if (p < current_start_ || p > top_) return false;
+        const std::size_t to_top = static_cast<std::size_t>(top_ - p);
+        return to_top == n || ((n & 1023) == 0 && to_top > n && to_top <= n + line);
+    }
+    static constexpr std::size_t line = 64;
 
     char* top_ = nullptr;
     char* end_ = nullptr;
@@ -214,7 +229,7 @@ private:
         // A chunk holds the header, the padding that alignment may need, and the block (no more than the
         // check counted: the alignment a power of two up to detail::max_block_alignment, nothing wraps).
         const std::size_t extra = header + (alignment > chunk_alignment ? alignment : 0);
-        const std::size_t needed = span(bytes) + extra;
+        const std::size_t needed = bytes + extra;
         const std::size_t size = needed > next_chunk_ ? needed : next_chunk_;
         void* memory = detail::take_chunk(upstream_, size, chunk_alignment);  // may throw: nothing changed yet
         chunk* const c = static_cast<chunk*>(memory);
@@ -231,7 +246,7 @@ private:
         const std::uintptr_t start =
             (reinterpret_cast<std::uintptr_t>(first) + alignment - 1) & ~(std::uintptr_t{alignment} - 1);
         current_start_ = first;
-        top_ = reinterpret_cast<char*>(start) + span(bytes);
+        top_ = top_after(reinterpret_cast<char*>(start), bytes, alignment);
         end_ = static_cast<char*>(memory) + size;
         detail::poison(first, static_cast<std::size_t>(end_ - first));
         detail::unpoison(reinterpret_cast<void*>(start), bytes);

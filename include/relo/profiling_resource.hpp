@@ -356,7 +356,7 @@ private:
 enum class allocation_strategy {
     global_allocator,          ///< std::allocator / new_delete_resource(): nothing to gain
     monotonic,                 ///< relo::monotonic_resource: blocks die together
-    multipool,                 ///< relo::multipool_resource: few sizes, blocks freed and reused
+    multipool,                 ///< relo::multipool_resource: most blocks freed before the peak
     multipool_over_monotonic,  ///< a multipool whose upstream is a monotonic_resource
     synchronized_multipool,    ///< relo::synchronized_multipool_resource: several threads
 };
@@ -400,8 +400,8 @@ struct recommendation_thresholds {
     double monotonic_peak_to_total = 0.5;  ///< peak ÷ total at least this: a monotonic resource wastes at most half
     /// Below the peak ratio, reuse at least this: the multipool; less: a multipool over a monotonic
     /// resource. 0 by default, so the multipool: on the held-out workloads below the peak ratio the
-    /// multipool came close to the fastest strategy and held the least memory of relo's, while the
-    /// multipool over a monotonic resource was never the fastest and held as much as the monotonic one
+    /// multipool came close to the fastest strategy, and the multipool over a monotonic resource was
+    /// never clearly faster than it and held as much as the monotonic one where that was measured
     /// (docs/measurements/p0089_benchmarks.md, "The last rule on four more held-out workloads").
     double multipool_reuse = 0;
 };
@@ -418,8 +418,8 @@ inline allocation_recommendation recommend_for_blocks(const allocation_profile& 
         return {allocation_strategy::monotonic, why, "benchmark I's structures, built and dropped whole"};
     }
     if (p.reuse_fraction() >= t.multipool_reuse) {
-        detail::print_into(why, sizeof why, "the peak holds only %.2f of the bytes: pools give freed blocks out again "
-                                            "(%.2f of the allocations reused a freed size)",
+        detail::print_into(why, sizeof why, "the peak holds only %.2f of the bytes allocated: pools keep what is live and "
+                                            "give freed blocks out again, and %.2f of the allocations reused a freed size",
                       p.peak_to_total(), p.reuse_fraction());
         return {allocation_strategy::multipool, why, "benchmark III (utilization), the allocators family's random blocks and the held-out merges"};
     }

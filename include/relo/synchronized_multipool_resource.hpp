@@ -33,8 +33,9 @@
 //
 // fork(): every lock is taken around a fork (detail/fork_guard.hpp), so that the child may use the resource
 // it inherited, and fork again; the bins of threads the child does not have stay as they were (their
-// blocks come back with release() or the resource's end). Making and destroying a resource takes the fork
-// list's lock once; allocate and deallocate do nothing more. The order ("Locks and fork" below): each
+// blocks come back with release() or the resource's end). Making a resource takes the fork list's lock twice
+// (once to list the registry's node if no resource did yet), destroying it once; allocate and deallocate
+// do nothing more. The order ("Locks and fork" below): each
 // resource's shards, newest resource first; then, once for all resources, the registry's lock, each
 // resource's bins list and depots.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
@@ -772,7 +773,7 @@ private:
     // while it waits for another:
     //   - a shard's lock, then a depot's (a thread without bins), or anything its upstream takes: older
     //     resources' locks, and, where the upstream path reaches a synchronized pool, the registry's
-    //     mutex and any pool's bins list, depots and check locks (a pool's allocate may empty the
+    //     lock and any pool's bins list, depots and check locks (a pool's allocate may empty the
     //     thread's bins of a pool its table has no slot left for: give_back, vacate);
     //   - the registry's lock, then the check lock of the calling thread's own bins, a depot, and a bins
     //     list (vacate); the bins list's lock, then the heap (new bins);

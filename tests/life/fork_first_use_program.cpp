@@ -79,7 +79,7 @@ int main() {
     relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads = relo_test::busy_threads(stop, keep);
-    threads.emplace_back([&stop] {  // (threads that end: the first end makes the ended threads' part)
+    threads.emplace_back([&stop] {  // (threads that end, and give their parts back, during the forks)
         for (int i = 0; !stop.load(); ++i) std::thread([i] { (void)keep(i); }).join();
     });
     int failed = 0;
