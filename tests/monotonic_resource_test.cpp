@@ -187,6 +187,16 @@ TEST(MonotonicResource, AWholeKibibyteBlockFillsABufferExactly) {
     EXPECT_TRUE(mono.try_expand(b, 2048, 3000, 16));
     EXPECT_EQ(mono.remaining(), sizeof buffer - 3000);
     EXPECT_EQ(upstream.live_blocks(), 0u);
+
+    // A chunk made for one whole-KiB request: the block fills it, no line past its end.
+    mono.release();
+    (void)mono.allocate(sizeof buffer, 16);
+    void* own = mono.allocate(8192, 16);
+    ASSERT_EQ(upstream.live_blocks(), 1u);
+    EXPECT_LE(mono.remaining(), upstream.live().begin()->second.bytes - 8192);
+    EXPECT_EQ(mono.bytes_in_use(), sizeof buffer + 8192) << "nothing counted beyond the chunk";
+    mono.deallocate(own, 8192, 16);
+    EXPECT_EQ(mono.bytes_in_use(), sizeof buffer);
 }
 
 TEST(MonotonicResource, UpstreamFailureIsBadAllocAndChangesNothing) {

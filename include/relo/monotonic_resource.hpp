@@ -20,7 +20,10 @@
 // Chunks: the first holds `first_chunk` bytes (default below), each next one twice the last, up to
 // max_chunk; a request larger than the next chunk gets a chunk of its own size (and the next one still
 // doubles). A block whose size is a multiple of 1 KiB, aligned to at most a cache line, is followed by a
-// cache line left unused where its chunk has room (top_after(); not on an arena).
+// cache line (64 bytes) left unused when more than a line is left after it in its chunk (top_after(); not
+// on an arena): remaining() then drops by the block and the line, bytes_in_use() counts both, and a
+// block that leaves a line or less takes the rest. The alignment given to try_expand() decides the same
+// for the resized block.
 // Every chunk is one upstream allocation at the alignment of std::max_align_t (a page at most is ever
 // asked of the upstream: larger alignments are made inside a larger chunk). An upstream failure is std::bad_alloc and
 // leaves the resource unchanged. Not thread-safe.
@@ -188,7 +191,7 @@ private:
     /// The top after a block at p of n bytes: its end, and a cache line more when n is a multiple of 1 KiB
     /// and the block is aligned to at most a line (as far as the chunk has room). Blocks of one such size,
     /// laid end to end, would all start in the same few cache sets, and a walk over many of them in step
-    /// (the rows of a matrix by column, buffers grown together) missed the caches at every step, where
+    /// (buffers grown together, rows at a 4 KiB stride walked by column) missed the caches at every step, where
     /// the global heap's headers stagger its blocks (docs/measurements/memory_resources.md, "Blocks of one
     /// power-of-two size, walked in step"). A block aligned more lands in the same sets whatever follows.
     char* top_after(char* p, std::size_t n, std::size_t alignment) const noexcept {
@@ -246,8 +249,8 @@ private:
         const std::uintptr_t start =
             (reinterpret_cast<std::uintptr_t>(first) + alignment - 1) & ~(std::uintptr_t{alignment} - 1);
         current_start_ = first;
+        end_ = static_cast<char*>(memory) + size;  // (before top_after, which stops at it)
         top_ = top_after(reinterpret_cast<char*>(start), bytes, alignment);
-        end_ = static_cast<char*>(memory) + size;
         detail::poison(first, static_cast<std::size_t>(end_ - first));
         detail::unpoison(reinterpret_cast<void*>(start), bytes);
         return reinterpret_cast<void*>(start);

@@ -399,7 +399,8 @@ struct recommendation_thresholds {
     double dominant_share = 0.25;          ///< the share of the peak that makes such a block dominant
     double monotonic_peak_to_total = 0.5;  ///< peak ÷ total at least this: a monotonic resource wastes at most half
     /// Below the peak ratio, reuse at least this: the multipool; less: a multipool over a monotonic
-    /// resource. 0 by default, so the multipool: on the held-out workloads below the peak ratio the
+    /// resource. 0 by default, which turns the second branch off (reuse then decides nothing; the earlier
+    /// rule's threshold is in the page cited here): on the held-out workloads below the peak ratio the
     /// multipool came close to the fastest strategy, and the multipool over a monotonic resource was
     /// never clearly faster than it and held as much as the monotonic one where that was measured
     /// (docs/measurements/p0089_benchmarks.md, "The last rule on four more held-out workloads").
@@ -418,8 +419,9 @@ inline allocation_recommendation recommend_for_blocks(const allocation_profile& 
         return {allocation_strategy::monotonic, why, "benchmark I's structures, built and dropped whole"};
     }
     if (p.reuse_fraction() >= t.multipool_reuse) {
-        detail::print_into(why, sizeof why, "the peak holds only %.2f of the bytes allocated: pools keep what is live and "
-                                            "give freed blocks out again, and %.2f of the allocations reused a freed size",
+        detail::print_into(why, sizeof why, "the peak holds only %.2f of the bytes allocated: pools keep about what is "
+                                            "live, where a monotonic resource would keep every byte (%.2f of the "
+                                            "allocations reused a freed size)",
                       p.peak_to_total(), p.reuse_fraction());
         return {allocation_strategy::multipool, why, "benchmark III (utilization), the allocators family's random blocks and the held-out merges"};
     }
