@@ -105,7 +105,7 @@ public:
     RELO_ALWAYS_INLINE void* allocate(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t)) {
         const std::size_t n = bytes != 0 ? bytes : 1;  // distinct blocks even for zero bytes
         if (void* p = detail::bump(top_, end_, n, alignment)) {
-            top_ = top_after(static_cast<char*>(p), n, alignment);
+            if (RELO_UNLIKELY((n & 1023) == 0)) top_ = top_after(static_cast<char*>(p), n, alignment);
             detail::unpoison(p, n);
             return p;
         }
@@ -194,7 +194,7 @@ private:
     /// (buffers grown together, rows at a 4 KiB stride walked by column) missed the caches at every step, where
     /// the global heap's headers stagger its blocks (docs/measurements/memory_resources.md, "Blocks of one
     /// power-of-two size, walked in step"). A block aligned more lands in the same sets whatever follows.
-    char* top_after(char* p, std::size_t n, std::size_t alignment) const noexcept {
+    RELO_ALWAYS_INLINE char* top_after(char* p, std::size_t n, std::size_t alignment) const noexcept {
         char* const end = p + n;
         if ((n & 1023) != 0 || alignment > line) return end;
         return static_cast<std::size_t>(end_ - end) > line ? end + line : end_;
