@@ -394,14 +394,18 @@ private:
         const std::size_t n = bytes > alignment ? bytes : alignment;
         if (RELO_UNLIKELY(n - 1 >= small_class_limit_)) return false;
         i = small_classes_[(n - 1) >> small_class_shift_];  // (below pool_count_: the table ends at a class)
+        return aligned_enough(i, alignment);
+    }
+
+    /// Whether class i's blocks are aligned to `alignment` (a finer class may not be: 40 bytes are aligned
+    /// to 8, 12 bytes to 4).
+    RELO_ALWAYS_INLINE bool aligned_enough(std::size_t i, std::size_t alignment) const noexcept {
         return !(RELO_UNLIKELY(alignment > least_class_alignment_) && natural_alignment(pools_[i].size) < alignment);
     }
 
-    /// Class i, or when its blocks are less aligned than asked (a finer class: 40 bytes are aligned to 8,
-    /// 12 bytes to 4) the first class above it that is.
+    /// Class i, or when its blocks are less aligned than asked the first class above it that is.
     RELO_ALWAYS_INLINE std::size_t aligned_class(std::size_t i, std::size_t alignment) const noexcept {
-        if (RELO_UNLIKELY(alignment > least_class_alignment_) && natural_alignment(pools_[i].size) < alignment)
-            return aligned_class_from(i, alignment);
+        if (!aligned_enough(i, alignment)) return aligned_class_from(i, alignment);
         return i;
     }
 
