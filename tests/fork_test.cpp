@@ -15,10 +15,12 @@
 #include "relo/profiling_resource.hpp"
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/test_resource.hpp"
+#include "relo/warm_memory.hpp"
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -315,6 +317,54 @@ TEST(Fork, SynchronizedPoolUsedByOtherThreads) {
         c.expect(blocks.intact_all(), "the inherited blocks are intact in the parent");
         blocks.free_all(pool);
         return c.code(forks);
+    });
+}
+
+/// A thread whose bins' limits rose (taking warm budget) is not in the child: the child gives that budget
+/// back, so what it keeps warm comes down to nothing once it trims its own caches; releasing the pool there
+/// then gives nothing back twice (which would leave the count wrapped, far from nothing).
+TEST(Fork, AChildGivesBackTheBudgetOfAnotherThreadsRaisedBins) {
+    if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
+    run_scenario([] {
+        relo::synchronized_multipool_resource pool;
+        relo::set_warm_memory_limit(relo::warm_memory().process_bytes + (std::size_t{8} << 20));
+        std::mutex m;
+        std::condition_variable changed;
+        int stage = 0;
+        const std::size_t before = relo::warm_memory().process_bytes;
+        std::thread worker([&] {
+            for (int round = 0; round < 2; ++round) {  // (a batch built and freed: the bin's limit rises)
+                std::vector<void*> blocks(2000);
+                for (void*& p : blocks) p = pool.allocate(64, 8);
+                for (void* p : blocks) pool.deallocate(p, 64, 8);
+            }
+            std::unique_lock<std::mutex> lock(m);
+            stage = 1;
+            changed.notify_all();
+            changed.wait(lock, [&] { return stage == 2; });
+        });
+        {
+            std::unique_lock<std::mutex> lock(m);
+            changed.wait(lock, [&] { return stage == 1; });
+        }
+        checks c;
+        c.expect(relo::warm_memory().process_bytes >= before + (std::size_t{16} << 10), "the worker's limit rose");
+        const int code = in_child(child_limit, [&] {
+            relo::trim_warm_memory();
+            (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
+            if (relo::warm_memory().process_bytes != 0) return 3;
+            pool.release();  // (its chunks kept warm by this thread's cache: trimmed again)
+            relo::trim_warm_memory();
+            return relo::warm_memory().process_bytes == 0 ? 0 : 4;
+        });
+        c.expect(code == 0, "the child holds no warm budget once it trimmed, and none after release()");
+        {
+            const std::lock_guard<std::mutex> lock(m);
+            stage = 2;
+        }
+        changed.notify_all();
+        worker.join();
+        return c.code(0);
     });
 }
 

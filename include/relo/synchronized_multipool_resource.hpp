@@ -835,13 +835,31 @@ private:
         for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) unlock_depots(*r);
         registry_lock().unlock();
     }
-    /// (The child's only thread: the forking one, which held none of the check locks.)
+    /// (The child's only thread: the forking one, which held none of the check locks.) The bins of the
+    /// threads the child does not have are never used again: their limits are reset and the warm budget
+    /// the raises took given back, with what raised_bytes still counts (a raise or a lowering the fork
+    /// caught half done: raised_bytes grows after the budget is taken and before the limit, and shrinks
+    /// after the limit and before the budget is given back, so nothing is given back twice).
     static void unlock_registry_in_child(detail::fork_guard&) noexcept {
+        const thread_table* const own = bins_table::existing_state();
         for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
-            for (thread_bins* t = r->caches_; t != nullptr; t = t->next) t->check_lock.unlock();
+            for (thread_bins* t = r->caches_; t != nullptr; t = t->next) {
+                t->check_lock.unlock();
+                if (t->taken && !in_table(own, *t)) {
+                    r->reset_limits(*t);
+                    detail::return_warm_budget(t->raised_bytes);
+                    t->raised_bytes = 0;
+                }
+            }
             unlock_depots(*r);
         }
         registry_lock().unlock();
+    }
+    static bool in_table(const thread_table* table, const thread_bins& t) noexcept {
+        if (table == nullptr) return false;
+        for (const bins_slot& slot : table->slot)
+            if (slot.bins == &t) return true;
+        return false;
     }
 
     synchronized_multipool_resource* registry_next_ = nullptr;  // (the registry's links, under its lock)

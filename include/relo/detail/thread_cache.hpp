@@ -679,7 +679,9 @@ private:
     }
 
     /// At the thread's end: takes its part off the registry (waiting for a pass that holds it: none sees
-    /// it after), gives everything back, closes it and frees it.
+    /// it after) and gives everything back, both under the registry's lock, which every fork takes: a child
+    /// finds the part listed and whole (and gives it back itself) or gone and empty, never gone with its
+    /// warm budget still counted. Then closes it and frees it.
     static void close(thread_part* part) noexcept {
         if constexpr (reclaimable) {
             reclaimable_entry& entry = part->entry;
@@ -687,6 +689,10 @@ private:
                 const registry_hold hold;
                 (entry.previous != nullptr ? entry.previous->next : reclaimable_caches.first) = entry.next;
                 if (entry.next != nullptr) entry.next->previous = entry.previous;
+                Empty(part->state);
+                part->state.closed = true;
+                delete part;
+                return;
             }
         }
         Empty(part->state);
