@@ -31,6 +31,9 @@ EXCLUDED = {
     "iterator_stability": "Boost.Graph asks it of relo::vector by argument-dependent lookup (relo/boost_graph.hpp)",
     "max_capacity_t": "the type of the tag relo::max_capacity, which is what users pass",
     "select_on_container_copy_construction": "containers call it (std::allocator_traits) when they are copied",
+    "trim_idle_warm_memory": "deprecated (relo/warm_memory.hpp): a thread gives its own caches back, with "
+    "trim_warm_memory(), which examples/warm_memory.cpp shows",
+    "idle_warm_memory_can_be_trimmed": "deprecated (relo/warm_memory.hpp): always false",
 }
 
 COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
@@ -98,6 +101,7 @@ class Parser:
     def run(self):
         text = open(self.path, encoding="utf-8").read()
         text = without_comments(text).replace("\\\n", " ")
+        text = re.sub(r"\[\[[^\]]*\]\]", " ", text)  # (attributes: [[deprecated("...")]] is no function)
         lines = []
         for line in text.split("\n"):
             if line.lstrip().startswith("#"):

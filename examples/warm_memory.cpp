@@ -5,8 +5,9 @@
 // multipool for its small nodes and a vm_arena for scratch memory, and drops them. What they give back stays
 // with the thread, in three caches (chunks, large blocks, reservations), for the next request, which then
 // faults in no fresh pages. Every bound is process-wide; the process's budget caps all threads together.
-// Between bursts the memory goes back: trim_warm_memory() for the calling thread, trim_idle_warm_memory()
-// from any thread for every thread that has stopped using its caches.
+// Only a thread gives its own caches back: on trim_warm_memory() (say, at the end of a burst), at its next
+// keep once it kept nothing for the idle delay, and at its end. A thread that waits and never comes back
+// keeps its share, within the budget.
 #include <relo/multipool_resource.hpp>  // (and chunk_cache.hpp: the chunk cache's settings)
 #include <relo/pinned_vector.hpp>  // (the reservation cache's settings)
 #include <relo/vector.hpp>  // (and page_allocator.hpp: the large-block cache's settings)
@@ -87,28 +88,44 @@ int main() {
     print("after trim_warm_memory():", relo::warm_memory());
     ok = ok && relo::warm_memory().total() == 0 && relo::warm_memory().process_bytes == 0;
 
-    // 3. Another thread's caches, while it waits for work: given back once idle (by any thread's activity
-    // after the idle delay, or at once by trim_idle_warm_memory).
+    // 3. A worker's caches are its own: while it waits for work they stay (counted in the budget); whatever
+    // this thread does gives nothing of them back.
     std::promise<std::size_t> request_done;
-    std::promise<void> may_end;
+    std::promise<void> burst_over;
+    std::promise<std::size_t> trimmed;
     long worker_work = 0;
     std::thread worker([&] {
         worker_work = handle_request();
         request_done.set_value(relo::warm_memory().total());
-        may_end.get_future().wait();  // idle, its caches full
+        burst_over.get_future().wait();  // idle, its caches full
+        relo::trim_warm_memory();        // the end of a burst: the worker gives its own back
+        trimmed.set_value(relo::warm_memory().total());
     });
     const std::size_t worker_kept = request_done.get_future().get();
-    const std::size_t not_idle_enough = relo::trim_idle_warm_memory(std::chrono::hours(1));
-    const std::size_t given_back = relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
-    std::printf("the idle worker kept %zu KiB; given back by this thread: %zu KiB (idle trimming %s here)\n",
-                worker_kept >> 10, given_back >> 10,
-                relo::idle_warm_memory_can_be_trimmed() ? "works" : "does not work");
-    ok = ok && worker_kept > 0 && worker_work > 0 && not_idle_enough == 0 &&
-         (!relo::idle_warm_memory_can_be_trimmed() || relo::warm_memory().process_bytes == 0);
-    may_end.set_value();
+    relo::trim_warm_memory();  // (this thread's: the worker's stay)
+    const std::size_t while_idle = relo::warm_memory().process_bytes;
+    std::printf("the idle worker keeps %zu KiB; the process %zu KiB\n", worker_kept >> 10, while_idle >> 10);
+    ok = ok && worker_kept > 0 && worker_work > 0 && while_idle == worker_kept;
+    burst_over.set_value();
+    const std::size_t worker_after = trimmed.get_future().get();
     worker.join();  // (a thread's end gives its caches back too)
+    ok = ok && worker_after == 0 && relo::warm_memory().process_bytes == 0;
 
-    // 4. A budget of 0 keeps nothing: every block goes straight back to the system or the heap.
+    // 4. The idle delay: a thread that kept nothing for warm_memory_idle_delay() gives back what its caches
+    // held at its next keep (nothing asked for it meanwhile), then keeps the new block.
+    relo::set_warm_memory_idle_delay(std::chrono::milliseconds(50));
+    {
+        const relo::vector<int> later(2 * mib, 3);  // 8 MiB, alive through the pause
+        { const relo::vector<int> now(mib, 4); }    // 4 MiB, kept
+        print("before an idle pause:", relo::warm_memory());
+        ok = ok && relo::large_block_cache_bytes() >= 4 * mib;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }  // later's block: the first keep after the pause gives the 4 MiB block back, then keeps this one
+    print("after an idle pause:", relo::warm_memory());
+    ok = ok && relo::large_block_cache_bytes() >= 8 * mib && relo::large_block_cache_bytes() < 12 * mib;
+    relo::trim_warm_memory();
+
+    // 5. A budget of 0 keeps nothing: every block goes straight back to the system or the heap.
     relo::set_warm_memory_limit(0);
     work += handle_request();
     print("with a budget of 0:", relo::warm_memory());

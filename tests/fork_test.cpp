@@ -1,11 +1,15 @@
 // fork() while other threads are inside relo's resources (docs/life_in_a_process.md, "fork"): the
-// child inherits each lock in whatever state the fork found it, and must still be able to use every
-// resource it inherited, make and destroy new ones, and fork again; the parent goes on unaffected.
-//   - a synchronized_multipool_resource hammered by threads (bins, depots, shards, the upstream's shard);
-//   - a test_resource and a profiling_resource shared by threads (their mutexes);
-//   - resources made and destroyed by other threads while the forks go on (the fork list), and resources
-//     that call each other (a pool over a test_resource over a pool, threads that use more pools than
-//     their table holds: the pools' registry taken under the other resources' locks);
+// child inherits each lock in whatever state the fork found it. A synchronized_multipool_resource keeps
+// std::pmr::synchronized_pool_resource's contract there (no fork handler): the child may use, destroy and
+// make resources, fork again and exit() where no other thread was inside them at the fork, whatever
+// other threads did in other resources; the parent goes on unaffected.
+//   - a synchronized pool that other threads used and left, while threads hammer other pools (bins,
+//     depots, shards, the upstream's shard, more pools than a thread's table holds) and end;
+//   - a synchronized pool whose bins another thread raised and left idle (their budget in the child);
+//   - a test_resource and a profiling_resource shared by threads (their mutexes; no fork handler either:
+//     the threads use them under a lock of the fork idiom, pthread_atfork's, as a host would);
+//   - resources made and destroyed by other threads while the forks go on, and resources that call each
+//     other (a pool over a test_resource over a pool) hammered by threads while the child uses its own;
 //   - one thread only (what ThreadSanitizer runs, and AddressSanitizer runtimes that do not lock their own
 //     allocator around a fork: fork_with_threads_untestable).
 // Each child runs with a deadline, so that a hang fails the test instead of stopping the run: it is
@@ -39,6 +43,7 @@
 #include "sanitizers.hpp"
 
 #if !defined(_WIN32)
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -302,31 +307,88 @@ void run_scenario(const std::function<int()>& scenario) {
                                               : meaning(code));
 }
 
-/// (a) Threads hammer one synchronized pool (their bins, the depots, the shards, the upstream's shard);
-/// each child checks the blocks it inherited, works through the pool (a bin of its own, the depots, its
-/// shard, the upstream) and from two threads of its own, and forks a grandchild that works too.
-TEST(Fork, SynchronizedPoolUsedByOtherThreads) {
+/// What a child does with a resource r that no other thread was inside at the fork: checks and frees the
+/// blocks it inherited (if any) and works; two threads of its own work on a pool made here while it forks
+/// a grandchild that works on r and ends with exit(); then it ends with exit() too. The process's end
+/// gives the thread's bins back (detail/thread_cache.hpp): nothing there may wait for a lock that a thread
+/// held at the fork in a resource the child did not use. Never returns.
+[[noreturn]] void work_then_exit(std::pmr::memory_resource& r, inherited* blocks) {
+    if (blocks != nullptr) {
+        if (!blocks->intact_all()) std::exit(21);
+        blocks->free_all(r);
+    }
+    if (const int code = work(r, 1000)) std::exit(code);
+    relo::synchronized_multipool_resource theirs;
+    std::atomic<int> failed{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> threads;
+    for (std::uint32_t t = 0; t < 2; ++t) {
+        threads.emplace_back([&, t] {
+            for (std::uint32_t round = 0; !stop.load(std::memory_order_relaxed) && round < 20; ++round)
+                if (work(theirs, 7919 * (t + 1) + round, false) != 0) failed.store(1);
+        });
+    }
+    const int grandchild = in_child(grandchild_limit, [&]() -> int { std::exit(work(r, 99)); });
+    stop.store(true);
+    for (std::thread& t : threads) t.join();
+    std::exit(grandchild != 0 ? as_grandchild(grandchild) : failed.load() != 0 ? 22 : 0);
+}
+
+/// Threads that each work once on r and end, one after another, until stopped (each end gives its bins
+/// back; a fork may catch one giving them back).
+void short_threads(hammers& h, std::pmr::memory_resource& r) {
+    h.also([&r](unsigned k) { std::thread([&r, k] { (void)work(r, 5000 + k, false); }).join(); });
+}
+
+/// (a) A synchronized pool that three threads used and left (their bins given back) and the forking
+/// thread uses: each child checks the blocks it inherited from it, works on it and from two threads of its
+/// own on another pool, forks a grandchild that works on it too, and both exit(); meanwhile threads hammer
+/// five other pools (more than a thread's table holds: bins given back as they move between them), one of
+/// them through short threads that end. A lock that every pool shared, held by one of those at a fork,
+/// hangs the child at its exit (its thread gives its bins back there).
+TEST(Fork, ASynchronizedPoolNoOtherThreadWasInside) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
     run_scenario([] {
-        relo::synchronized_multipool_resource pool;
-        inherited blocks(pool, 1);
-        hammers h({&pool}, 3);
-        const int forks = fork_children(100, h, [&] { return child_work({&pool}, &blocks, &pool); });
+        relo::synchronized_multipool_resource mine;
+        inherited blocks(mine, 1);
+        for (std::uint32_t t = 0; t < 3; ++t) std::thread([&, t] { (void)work(mine, 300 + t); }).join();
+        std::vector<std::unique_ptr<relo::synchronized_multipool_resource>> others;
+        std::vector<std::pmr::memory_resource*> used;
+        for (int k = 0; k < 5; ++k) {
+            others.push_back(std::make_unique<relo::synchronized_multipool_resource>());
+            used.push_back(others.back().get());
+        }
+        hammers h(used, 3);
+        short_threads(h, *others[0]);
+        const int forks = fork_children(100, h, [&]() -> int { work_then_exit(mine, &blocks); });
         checks c;
         c.expect(h.stop(), "the threads' blocks were intact");
         c.expect(blocks.intact_all(), "the inherited blocks are intact in the parent");
-        blocks.free_all(pool);
+        blocks.free_all(mine);
+        c.expect(mine.bytes_in_use() == 0, "every block of the pool came back");
         return c.code(forks);
     });
 }
 
-/// A thread whose bins' limits rose (taking warm budget) is not in the child: the child gives that budget
-/// back, so what it keeps warm comes down to nothing once it trims its own caches; releasing the pool there
-/// then gives nothing back twice (which would leave the count wrapped, far from nothing).
-TEST(Fork, AChildGivesBackTheBudgetOfAnotherThreadsRaisedBins) {
+/// Forwards to the heap (thread-safe): an upstream whose chunks no thread's cache keeps warm.
+class heap_upstream final : public std::pmr::memory_resource {
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
+/// A thread whose bins' limits rose (taking warm budget) and that then waits, outside the pool, is not in
+/// the child: the pool works there, and the budget of those bins comes back with the pool's release() and
+/// with its end (where the thread's bins are left, abandoned).
+TEST(Fork, AChildGetsBackTheBudgetOfAnotherThreadsBinsFromThePool) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
     run_scenario([] {
-        relo::synchronized_multipool_resource pool;
+        heap_upstream upstream;
+        auto pool = std::make_unique<relo::synchronized_multipool_resource>(&upstream);
         relo::set_warm_memory_limit(relo::warm_memory().process_bytes + (std::size_t{8} << 20));
         std::mutex m;
         std::condition_variable changed;
@@ -335,8 +397,8 @@ TEST(Fork, AChildGivesBackTheBudgetOfAnotherThreadsRaisedBins) {
         std::thread worker([&] {
             for (int round = 0; round < 2; ++round) {  // (a batch built and freed: the bin's limit rises)
                 std::vector<void*> blocks(2000);
-                for (void*& p : blocks) p = pool.allocate(64, 8);
-                for (void* p : blocks) pool.deallocate(p, 64, 8);
+                for (void*& p : blocks) p = pool->allocate(64, 8);
+                for (void* p : blocks) pool->deallocate(p, 64, 8);
             }
             std::unique_lock<std::mutex> lock(m);
             stage = 1;
@@ -348,45 +410,103 @@ TEST(Fork, AChildGivesBackTheBudgetOfAnotherThreadsRaisedBins) {
             changed.wait(lock, [&] { return stage == 1; });
         }
         checks c;
-        c.expect(relo::warm_memory().process_bytes >= before + (std::size_t{16} << 10), "the worker's limit rose");
-        const int code = in_child(child_limit, [&] {
-            relo::trim_warm_memory();
-            (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
-            if (relo::warm_memory().process_bytes != 0) return 3;
-            pool.release();  // (its chunks kept warm by this thread's cache: trimmed again)
-            relo::trim_warm_memory();
-            return relo::warm_memory().process_bytes == 0 ? 0 : 4;
-        });
-        c.expect(code == 0, "the child holds no warm budget once it trimmed, and none after release()");
+        const std::size_t raised = relo::warm_memory().process_bytes - before;
+        c.expect(raised >= (std::size_t{16} << 10), "the worker's limit rose");
+        for (const bool destroy : {false, true}) {
+            const int code = in_child(child_limit, [&] {
+                if (work(*pool, 7) != 0) return 3;
+                const std::size_t held = relo::warm_memory().process_bytes;
+                if (destroy) pool.reset();
+                else pool->release();
+                const std::size_t now = relo::warm_memory().process_bytes;
+                if (now > held || held - now < raised) return 4;  // (and not given back twice: no wrap)
+                if (!destroy && work(*pool, 8) != 0) return 5;
+                return 0;
+            });
+            c.expect(code == 0, destroy ? "the child's destruction of the pool gave the worker's budget back"
+                                        : "the child's release() gave the worker's budget back");
+            if (code != 0) std::fprintf(stderr, "%s\n", meaning(code).c_str());
+        }
         {
             const std::lock_guard<std::mutex> lock(m);
             stage = 2;
         }
         changed.notify_all();
         worker.join();
+        pool.reset();
+        c.expect(relo::warm_memory().process_bytes == before, "the parent's budget is as before");
         return c.code(0);
     });
 }
 
-/// (b) The same with a test_resource and a profiling_resource shared by the threads (each takes its
-/// mutex: the test_resource at every call, the profiling_resource when a thread looks for its record and
-/// when a profile is taken, which one more thread does all the time).
-TEST(Fork, TestAndProfilingResourcesUsedByOtherThreads) {
+/// The fork idiom of a library with a global lock: pthread_atfork(lock, unlock, unlock), registered once in
+/// the scenario's own process (its children inherit it). Threads that use a resource only under the lock
+/// are never inside it at a fork.
+pthread_mutex_t fork_idiom_lock = PTHREAD_MUTEX_INITIALIZER;
+bool register_fork_idiom() {
+    static const bool registered = ::pthread_atfork([] { ::pthread_mutex_lock(&fork_idiom_lock); },
+                                                    [] { ::pthread_mutex_unlock(&fork_idiom_lock); },
+                                                    [] { ::pthread_mutex_unlock(&fork_idiom_lock); }) == 0;
+    return registered;
+}
+struct under_fork_idiom_lock {
+    under_fork_idiom_lock() { ::pthread_mutex_lock(&fork_idiom_lock); }
+    ~under_fork_idiom_lock() { ::pthread_mutex_unlock(&fork_idiom_lock); }
+    under_fork_idiom_lock(const under_fork_idiom_lock&) = delete;
+    under_fork_idiom_lock& operator=(const under_fork_idiom_lock&) = delete;
+};
+
+/// Forwards to a resource under the fork idiom's lock.
+class under_fork_idiom final : public std::pmr::memory_resource {
+public:
+    explicit under_fork_idiom(std::pmr::memory_resource& r) : r_(r) {}
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        const under_fork_idiom_lock hold;
+        return r_.allocate(bytes, alignment);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        const under_fork_idiom_lock hold;
+        r_.deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+    std::pmr::memory_resource& r_;
+};
+
+/// (b) A test_resource and a profiling_resource shared by threads (each takes its mutex: the test_resource
+/// at every call, the profiling_resource when a thread looks for its record and when a profile is taken,
+/// which one more thread does all the time). Neither registers a fork handler: as with
+/// std::pmr::synchronized_pool_resource, a child may use one where no other thread was inside it at the
+/// fork, which the threads here ensure as a host would, by the fork idiom (they use the resources only
+/// under a lock that a prepare handler takes). Each child checks and frees the blocks it inherited, works
+/// on both resources and from two threads of its own (under the same lock), and forks a grandchild that
+/// works too.
+TEST(Fork, TestAndProfilingResourcesUsedByOtherThreadsUnderTheForkIdiom) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
     run_scenario([] {
+        checks c;
+        c.expect(register_fork_idiom(), "pthread_atfork registered the fork idiom's handlers");
         relo::test_resource tested;
         relo::profiling_resource profiled;
-        inherited blocks(tested, 1);
+        under_fork_idiom tested_outside_forks(tested), profiled_outside_forks(profiled);
+        inherited blocks(tested_outside_forks, 1);
         std::atomic<std::uint64_t> profiles{0};
-        checks c;
         int forks = 0;
         {
-            hammers h({&tested, &profiled}, 3);
-            h.also([&](unsigned) { profiles.fetch_add(profiled.profile().allocations > 0 ? 1 : 0); });
-            h.also([&](unsigned) { (void)tested.blocks_in_use(); });
+            hammers h({&tested_outside_forks, &profiled_outside_forks}, 3);
+            h.also([&](unsigned) {
+                const under_fork_idiom_lock hold;
+                profiles.fetch_add(profiled.profile().allocations > 0 ? 1 : 0);
+            });
+            h.also([&](unsigned) {
+                const under_fork_idiom_lock hold;
+                (void)tested.blocks_in_use();
+            });
             forks = fork_children(100, h, [&] {
                 const std::size_t before = tested.blocks_in_use(), inherited_blocks = blocks.blocks.size();
-                if (const int code = child_work({&tested, &profiled}, &blocks, &tested)) return code;
+                if (const int code = child_work({&tested_outside_forks, &profiled_outside_forks}, &blocks, &tested_outside_forks))
+                    return code;
                 if (tested.blocks_in_use() + inherited_blocks != before) return 31;  // (it freed those, and all its own)
                 if (profiled.profile().allocations == 0) return 32;
                 return 0;
@@ -402,15 +522,16 @@ TEST(Fork, TestAndProfilingResourcesUsedByOtherThreads) {
     });
 }
 
-/// (c) Other threads make resources of every kind and destroy them, in any order, while the forks go on
-/// (the fork list changes under the forks); each child uses the resources it inherited that live for the
-/// whole test, makes its own, destroys one made before another, and forks a grandchild that uses the
-/// rest.
+/// (c) Other threads make resources of every kind and destroy them, in any order, while the forks go on,
+/// and hammer a pool and a test_resource; each child makes its own, destroys one made before another,
+/// uses a pool and a test_resource it inherited that no thread used, and forks a grandchild that uses them
+/// too (work_then_exit).
 TEST(Fork, ResourcesMadeAndDestroyedMeanwhile) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
     run_scenario([] {
-        relo::synchronized_multipool_resource pool;
+        relo::synchronized_multipool_resource pool, quiet_pool;
         relo::test_resource tested;
+        relo::test_resource quiet(&quiet_pool);
         hammers h({&pool, &tested}, 2);
         std::atomic<int> failed{0};
         h.also([&](unsigned k) {
@@ -419,51 +540,58 @@ TEST(Fork, ResourcesMadeAndDestroyedMeanwhile) {
             auto p = std::make_unique<relo::profiling_resource>(a.get());
             auto over_a = std::make_unique<relo::test_resource>(a.get());
             int code = work(*p, k) | work(*t, k) | work(*over_a, k);
-            if (k % 2 == 0) t.reset();  // (listed between p and a)
+            if (k % 2 == 0) t.reset();
             else p.reset();
             code |= work(*a, k);
             if (code != 0) failed.store(code);
         });
-        const int forks = fork_children(60, h, [&] {
+        const int forks = fork_children(60, h, [&]() -> int {
             auto first = std::make_unique<relo::synchronized_multipool_resource>();
             auto second = std::make_unique<relo::test_resource>();
             auto third = std::make_unique<relo::profiling_resource>(first.get());
             if (const int code = work(*third, 5)) return code;
             second.reset();  // (between two that live on)
-            return child_work({&pool, &tested, first.get(), third.get()}, nullptr, nullptr);
+            if (const int code = work(quiet_pool, 6)) return code;
+            work_then_exit(quiet, nullptr);
         });
         checks c;
         c.expect(h.stop(), "the threads' blocks were intact");
         c.expect(failed.load() == 0, "the resources made meanwhile worked");
         c.expect(tested.blocks_in_use() == 0, "no block of the test_resource is left");
+        c.expect(quiet.blocks_in_use() == 0, "no block of the quiet test_resource is left");
         return c.code(forks);
     });
 }
 
-/// (d) Resources that call each other: a pool over a test_resource over a pool, used by threads that
-/// also use four more pools (more than a thread's table of pools holds: a pool takes the pools' registry
-/// to give another pool's bins back, here under the locks of the resources over it). Taking the registry
-/// before the first pool's shards deadlocks the forking process here (see synchronized_multipool_resource,
-/// "Locks and fork").
+/// (d) Resources that call each other: threads hammer a pool over a test_resource over a pool, and four
+/// more pools; each child uses another such stack that only the forking thread used before (while the
+/// hammered ones' locks may be held, and their threads giving bins back to each other).
 TEST(Fork, ResourcesOverEachOther) {
     if (const char* why = fork_with_threads_untestable()) GTEST_SKIP() << why;
     run_scenario([] {
-        relo::synchronized_multipool_resource bottom;
-        relo::test_resource middle(&bottom);
-        relo::synchronized_multipool_resource top(&middle);
+        relo::synchronized_multipool_resource bottom, quiet_bottom;
+        relo::test_resource middle(&bottom), quiet_middle(&quiet_bottom);
+        relo::synchronized_multipool_resource top(&middle), quiet_top(&quiet_middle);
         std::vector<std::unique_ptr<relo::synchronized_multipool_resource>> more;
         std::vector<std::pmr::memory_resource*> used{&top, &middle, &bottom};
         for (int k = 0; k < 4; ++k) {
             more.push_back(std::make_unique<relo::synchronized_multipool_resource>());
             used.push_back(more.back().get());
         }
+        inherited blocks(quiet_top, 1);
         hammers h(used, 3);
-        const int forks =
-            fork_children(60, h, [&] { return child_work({&top, &middle, &bottom, more[0].get()}, nullptr, nullptr); });
+        const int forks = fork_children(60, h, [&]() -> int {
+            if (const int code = work(quiet_middle, 3)) return code;
+            if (const int code = work(quiet_bottom, 4)) return code;
+            work_then_exit(quiet_top, &blocks);
+        });
         checks c;
         c.expect(h.stop(), "the threads' blocks were intact");
         top.release();
         c.expect(middle.blocks_in_use() == 0, "every block of the pool over the test_resource came back");
+        blocks.free_all(quiet_top);
+        quiet_top.release();
+        c.expect(quiet_middle.blocks_in_use() == 0, "every block of the quiet pool over the test_resource came back");
         return c.code(forks);
     });
 }

@@ -1,7 +1,8 @@
 // tests/synchronized_multipool_resource_test.cpp — relo::synchronized_multipool_resource: what a multipool
 // does, from one thread; then eight threads allocating, handing blocks to each other and freeing them
 // (run under ThreadSanitizer by ./relo.sh test), with every block's contents checked and everything given
-// back to a checking upstream at the end.
+// back to a checking upstream at the end; and threads that outlive a resource whose bins they hold (they
+// end, or move to other resources, before, while or after it is destroyed).
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/warm_memory.hpp"
 
@@ -13,6 +14,7 @@
 #include <memory>
 #include <memory_resource>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -409,6 +411,44 @@ TEST(SynchronizedMultipoolResource, RaisedLimitsEndWithTheirThreadAndWithRelease
     EXPECT_EQ(r.bytes_in_use(), 0u);
 }
 
+// relo::trim_warm_memory() gives the calling thread's bins back, their raised limits' warm budget with
+// them, while the thread lives on (its blocks go to the depots); threads that do not trim keep theirs.
+TEST(SynchronizedMultipoolResource, TrimWarmMemoryGivesTheThreadsBinsBack) {
+    const warm_room room(8u << 20);
+    synchronized_multipool_resource r;
+    stages stage;
+    const int threads = 4;
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            (void)own_batch(r, 2000, 64);
+            (void)own_batch(r, 2000, 64);
+            EXPECT_GE(r.own_bin_blocks(64, 8), 2000u);  // (its limit rose)
+            stage.advance();  // 1 to 4: every thread's bins are raised
+            stage.wait_for(threads + 1 + t);
+            if (t % 2 == 0) {
+                relo::trim_warm_memory();
+                EXPECT_EQ(r.own_bin_blocks(64, 8), 0u);
+            }
+            stage.advance();  // 6 to 9: each in turn, trimmed or not
+            stage.wait_for(2 * threads + 2);
+        });
+    }
+    stage.wait_for(threads);
+    const std::size_t raised = relo::warm_memory().process_bytes;
+    const std::size_t depot = r.depot_blocks(64, 8);
+    stage.advance();  // 5
+    stage.wait_for(2 * threads + 1);
+    const std::size_t trimmed = relo::warm_memory().process_bytes;
+    EXPECT_GE(raised - trimmed, 2 * (16u << 10)) << "two threads trimmed, each had raised its bin by a batch";
+    EXPECT_GE(r.depot_blocks(64, 8), depot + 2 * 2000) << "the trimmed bins' blocks went to the depot";
+    stage.advance();  // 2 * threads + 2: end
+    for (std::thread& w : workers) w.join();
+    EXPECT_LE(relo::warm_memory().process_bytes + 2 * (16u << 10), trimmed)
+        << "the two that did not trim kept theirs until their end";
+    EXPECT_EQ(r.bytes_in_use(), 0u);
+}
+
 // No raise without the process's warm budget: a thread whose batches cannot stay keeps two batches.
 TEST(SynchronizedMultipoolResource, NoRaiseWithoutWarmBudget) {
     synchronized_multipool_resource r;
@@ -534,6 +574,125 @@ TEST(SynchronizedMultipoolResource, ThreadsOnManyResourcesSomeDestroyedFirst) {
     cv.notify_all();
     worker.join();
     for (std::size_t k = 3; k < resources.size(); ++k) EXPECT_EQ(resources[k]->bytes_in_use(), 0u);
+}
+
+// Threads outlive a resource whose bins they hold: destroying it gives back the warm budget their raised
+// limits took (their bins are theirs to free from then on), and when they end, one after using another
+// resource, their bins are freed (LeakSanitizer: ./relo.sh test) and no budget is given back twice.
+TEST(SynchronizedMultipoolResource, ThreadsThatOutliveTheirResource) {
+    const warm_room room(8u << 20);
+    locked_checking_resource upstream;  // (a user's upstream: its chunks are not kept warm by any thread)
+    auto r = std::make_unique<synchronized_multipool_resource>(&upstream);
+    synchronized_multipool_resource other(&upstream);
+    stages stage;
+    const int threads = 4;
+    std::atomic<int> raised{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            (void)own_batch(*r, 2000, 64);
+            (void)own_batch(*r, 2000, 64);
+            if (r->own_bin_blocks(64, 8) >= 2000) ++raised;  // (its limit rose)
+            stage.advance();  // 1 to 4: each thread's bins are raised and idle
+            stage.wait_for(threads + 1);
+            if (t % 2 == 0) (void)own_batch(other, 100, 64);  // (a slot for another resource first)
+        });
+    }
+    stage.wait_for(threads);
+    EXPECT_EQ(raised.load(), threads);
+    const std::size_t with_raises = relo::warm_memory().process_bytes;
+    r.reset();
+    const std::size_t without = relo::warm_memory().process_bytes;
+    EXPECT_GE(with_raises - without, threads * (16u << 10)) << "each raise was a batch of 16 KiB at least";
+    EXPECT_EQ(upstream.checked().live_bytes(), other.upstream_bytes());
+    stage.advance();  // 5: the resource is gone
+    for (std::thread& w : workers) w.join();
+    EXPECT_EQ(relo::warm_memory().process_bytes, without);  // (nothing given back twice)
+    EXPECT_EQ(other.bytes_in_use(), 0u);
+}
+
+// A thread's table holds bins of a resource that was destroyed, and another is made at its address: the
+// thread takes bins of the new one (not the old one's, whose blocks were in chunks given back: a use
+// after free under AddressSanitizer), then uses more resources than its table holds (the old slot is
+// evicted, its bins freed) and ends; another such thread ends with the old slot still in its table.
+TEST(SynchronizedMultipoolResource, ANewResourceAtADestroyedOnesAddress) {
+    locked_checking_resource upstream;
+    std::optional<synchronized_multipool_resource> r;
+    r.emplace(&upstream);
+    const void* const first_address = &*r;
+    stages stage;
+    std::atomic<int> failures{0};
+    auto use = [&](synchronized_multipool_resource& pool, unsigned char mark) {
+        std::vector<void*> blocks(300);
+        for (void*& p : blocks) {
+            p = pool.allocate(40, 8);
+            std::memset(p, mark, 40);
+        }
+        for (void* p : blocks)
+            if (static_cast<unsigned char*>(p)[39] != mark) ++failures;
+        for (void* p : blocks) pool.deallocate(p, 40, 8);
+    };
+    std::thread evicts([&] {
+        use(*r, 1);
+        stage.advance();  // 1
+        stage.wait_for(3);
+        if (r->own_bin_blocks(40, 8) != 0) ++failures;  // (new bins: empty)
+        use(*r, 2);
+        std::vector<std::unique_ptr<synchronized_multipool_resource>> more;
+        for (int k = 0; k < 4; ++k) {
+            more.push_back(std::make_unique<synchronized_multipool_resource>(&upstream));
+            use(*more.back(), static_cast<unsigned char>(3 + k));
+        }
+        use(*r, 9);  // (its bins were evicted too: new ones again)
+    });
+    std::thread ends([&] {
+        use(*r, 1);
+        stage.advance();  // 2
+        stage.wait_for(3);
+    });
+    stage.wait_for(2);
+    r.reset();
+    EXPECT_EQ(upstream.checked().live_blocks(), 0u);
+    r.emplace(&upstream);
+    EXPECT_EQ(&*r, first_address);
+    stage.advance();  // 3: a new resource at the same address
+    evicts.join();
+    ends.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(r->bytes_in_use(), 0u);
+    r.reset();
+    EXPECT_EQ(upstream.checked().live_blocks(), 0u);
+}
+
+// Threads end, or give their bins back to make room in their tables, while the resource whose bins they
+// hold is destroyed (their last use came before): the destructor waits for those giving back, leaves the
+// others to their threads, and nothing is touched after it is freed (AddressSanitizer, ThreadSanitizer).
+TEST(SynchronizedMultipoolResource, ThreadsEndWhileTheirResourceIsDestroyed) {
+    for (int round = 0; round < 40; ++round) {
+        auto r = std::make_unique<synchronized_multipool_resource>();
+        std::atomic<int> used{0};
+        std::atomic<bool> go{false};
+        std::vector<std::thread> workers;
+        for (int t = 0; t < 4; ++t) {
+            workers.emplace_back([&, t] {
+                std::vector<void*> blocks(100);
+                for (void*& p : blocks) p = r->allocate(24 + 8 * static_cast<std::size_t>(t), 8);
+                for (void* p : blocks) r->deallocate(p, 24 + 8 * static_cast<std::size_t>(t), 8);
+                ++used;
+                while (!go.load()) std::this_thread::yield();
+                if (t % 2 == 1) {  // (four resources of its own: the shared one's slot is evicted)
+                    for (int k = 0; k < 4; ++k) {
+                        synchronized_multipool_resource own;
+                        own.deallocate(own.allocate(32, 8), 32, 8);
+                    }
+                }
+            });
+        }
+        while (used.load() != 4) std::this_thread::yield();
+        go.store(true);
+        r.reset();
+        for (std::thread& w : workers) w.join();
+    }
 }
 
 }  // namespace

@@ -93,8 +93,8 @@ def idle_pool_experiments(ctx):
         Experiment(
             "idle-pool-later", "A pool of idle threads: the memory kept 1.5 s later",
             work + " The process's resident memory after the main thread has then worked for 1.5 s (a vector of "
-            "1,000 ints on a pool resource of its own every 100 µs) while the pool sleeps: relo gives back "
-            "what threads idle for relo::warm_memory_idle_delay() (1 s) keep warm. Ratios to std's.",
+            "1,000 ints on a pool resource of its own every 100 µs) while the pool sleeps: an idle thread gives "
+            "back only itself, so what the pool keeps warm stays within relo::warm_memory_limit(). Ratios to std's.",
             PROGRAM, ["std", "relo"], "std",
             [(f"W={w}", ["idle-pool", "--threads", str(w), "--active-ms", "1500"]) for w in threads],
             metric="resident_later_kb", summary=("relo", ["std"]), pinned=False,

@@ -34,9 +34,9 @@ RELO_ABI_NAMESPACE_BEGIN
 namespace detail {
 
 /// One thread's cached chunks: a few exact sizes, each a LIFO list threaded through the chunks themselves
-/// (a detail/thread_cache.hpp state: emptied when the thread ends, or by another thread once it has
-/// stayed idle).
-struct chunk_cache_state : reclaimable_cache {
+/// (a detail/thread_cache.hpp state: emptied when the thread ends, on a trim, or at a keep after an idle
+/// delay).
+struct chunk_cache_state : thread_cache_state {
     static constexpr std::size_t sizes = 24;
     struct free_chunk {
         free_chunk* next;
@@ -47,8 +47,6 @@ struct chunk_cache_state : reclaimable_cache {
     };
     bucket buckets[sizes];
     std::size_t held;
-    bool closed;  // the thread is ending: give everything straight back
-    bool guarded;
 };
 
 inline atomic<std::size_t> chunk_cache_limit_bytes{std::size_t{8} << 20};
@@ -81,7 +79,7 @@ inline chunk_cache_state& chunk_cache() noexcept { return chunk_thread_cache::st
 inline std::pmr::memory_resource* const heap_resource = std::pmr::new_delete_resource();
 
 inline bool cacheable(std::pmr::memory_resource* upstream, std::size_t alignment) noexcept {
-    return upstream == heap_resource && alignment <= alignof(std::max_align_t);
+    return warm_caches_built && upstream == heap_resource && alignment <= alignof(std::max_align_t);
 }
 
 /// A chunk of `bytes` at `alignment` from the upstream, or from the thread's cache when it holds one of
@@ -111,8 +109,8 @@ inline void* take_chunk(std::pmr::memory_resource* upstream, std::size_t bytes, 
 /// Gives a resource's chunks back, each to the thread's cache when its upstream is the global heap and
 /// the cache has room and a list for its size (and the process's warm budget has room), to the upstream
 /// otherwise; the chunks kept in a row in one visit of the cache (a resource's chunks go back together: one
-/// mark and one clock read for all), left before any call to the upstream (a fork waits for the visits
-/// in progress, and an upstream may take a lock of its own there). (Under AddressSanitizer a cached chunk is
+/// mark and one clock read for all), left before any call to the upstream (a user's resource, which may
+/// take locks of its own). (Under AddressSanitizer a cached chunk is
 /// poisoned but for its link, so that a use after a resource's release() is reported; one given to the
 /// upstream is unpoisoned, as the upstream may hand it out again.)
 class chunk_return {
@@ -134,7 +132,6 @@ public:
 private:
     void leave() noexcept {
         if (cache_ == nullptr) return;
-        if (kept_) visit_.kept();
         visit_.~owner_visit();
         cache_ = nullptr;
         kept_ = false;
@@ -147,8 +144,9 @@ private:
             cache_ = &chunk_thread_cache::visited(visit_, own);
         }
         chunk_cache_state& c = *cache_;
-        if (c.closed || c.held + bytes > chunk_cache_limit_bytes.load(memory_order_relaxed)) return false;
-        chunk_thread_cache::arm(c);
+        if (c.closed || bytes > chunk_cache_limit_bytes.load(memory_order_relaxed)) return false;
+        if (!kept_) chunk_thread_cache::keeping(c);  // (once a visit)
+        if (c.held + bytes > chunk_cache_limit_bytes.load(memory_order_relaxed)) return false;
         chunk_cache_state::bucket* slot = nullptr;
         for (auto& b : c.buckets) {
             if (b.bytes == bytes) {

@@ -21,9 +21,9 @@
 // resource, however many resources a thread uses in turn). docs/measurements/memory_resources.md, "test_resource and
 // profiling_resource", measures it against the upstream alone. Thread-safe; profile() may run while
 // other threads allocate (it sums what each thread's record holds at that moment).
-// fork(): the lock is taken around every fork (detail/fork_guard.hpp), so a child may use the resource it
-// inherited while other threads used it (making and destroying one takes the fork list's lock once). The
-// child's records of threads it does not have stay, and count in its profile.
+// fork(): no handler, as std::pmr::synchronized_pool_resource: a fork's child may use the resource where
+// no other thread was inside it at the fork (its lock is then free). The child's records of threads it
+// does not have stay, and count in its profile.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_PROFILING_RESOURCE_HPP
 #define RELO_PROFILING_RESOURCE_HPP
@@ -47,7 +47,6 @@
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/errors.hpp"
-#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/resource_base.hpp"
 
 #include "relo/detail/abi.hpp"
@@ -349,7 +348,6 @@ private:
     std::vector<std::unique_ptr<detail::profile_record>> records_;   // one per thread that used this resource
     std::unordered_map<std::uint64_t, detail::profile_record*> record_of_thread_;  // by thread serial
     std::size_t thread_records_ = 0;  // records_.size() (for the debuggers' printers)
-    detail::fork_guarded_mutex<std::mutex> at_fork_{mutex_};  // (last: listed once the rest is made)
 };
 
 /// relo's strategies, as relo::recommend names them.

@@ -31,13 +31,15 @@
 // (which must not run while other threads use the resource; their bins are emptied), winking out, the
 // hardened checks (which lock every shard, the depot and every thread's bins to find a double free).
 //
-// fork(): every lock is taken around a fork (detail/fork_guard.hpp), so that the child may use the resource
-// it inherited, and fork again; the bins of threads the child does not have stay as they were (their
-// blocks come back with release() or the resource's end). Making a resource takes the fork list's lock twice
-// (once to list the registry's node if no resource did yet), destroying it once; allocate and deallocate
-// do nothing more. The order ("Locks and fork" below): each
-// resource's shards, newest resource first; then, once for all resources, the registry's lock, each
-// resource's bins list and depots.
+// A thread gives its bins back (at its end, or when its table needs the slot) through a state in the
+// bins, with no lock shared between resources; bins whose resource was destroyed first are freed by their
+// thread (thread_bins). fork(): no handler. In the child a resource is usable where no other thread was
+// inside it at the fork, as std::pmr::synchronized_pool_resource; the bins of the threads the child does
+// not have are abandoned (their blocks and raises come back with release() or the resource's end). A
+// thread's bins of a resource still alive are not given back at the program's end (thread_table), so a
+// child's exit() gives nothing back to a resource another thread was inside at the fork; but destroying
+// one (a static resource at exit) waits for a thread that was giving its bins back at the fork: a thread
+// ending, or moving to other resources, is inside the resource it leaves.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
 #define RELO_SYNCHRONIZED_MULTIPOOL_RESOURCE_HPP
@@ -58,7 +60,6 @@
 #include <utility>
 
 #include "relo/detail/config.hpp"
-#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/resource_base.hpp"
 #include "relo/detail/sanitizers.hpp"
 #include "relo/detail/thread_cache.hpp"
@@ -133,32 +134,28 @@ public:
         batches_.reset(new std::size_t[classes]);
         for (std::size_t c = 0; c < classes; ++c) batches_[c] = batch_for(class_table().pools_[c].size);
         for (std::size_t i = 0; i < shard_count_; ++i) shards_[i].free_blocks.reset(new std::size_t[classes]());
-        list_registry_at_fork();  // (before this resource's node: see "Locks and fork")
-        {
-            const detail::os_lock_hold hold(registry_lock());
-            registry_next_ = live_first_;
-            if (registry_next_ != nullptr) registry_next_->registry_previous_ = this;
-            live_first_ = this;
-        }
-        detail::add_fork_guard(at_fork_);  // (without the registry's lock: the fork list's lock comes first)
+        detail::trim_own_bins.store(&trim_own, detail::memory_order_relaxed);  // (relo::trim_warm_memory's)
     }
     ///@}
 
     synchronized_multipool_resource(const synchronized_multipool_resource&) = delete;
     synchronized_multipool_resource& operator=(const synchronized_multipool_resource&) = delete;
+    /// Frees the threads' vacant bins (waiting for a thread that is giving its own back) and leaves those
+    /// still taken to their threads (orphan); then gives everything back (release). Other threads may outlive
+    /// the resource, and hold its bins in their tables, but not use it.
     ~synchronized_multipool_resource() override {
-        detail::remove_fork_guard(at_fork_);
-        {
-            // (From here on a thread that ends gives its bins back to no one: they are deleted below.)
-            const detail::os_lock_hold hold(registry_lock());
-            (registry_previous_ != nullptr ? registry_previous_->registry_next_ : live_first_) = registry_next_;
-            if (registry_next_ != nullptr) registry_next_->registry_previous_ = registry_previous_;
+        if (thread_table* const own = bins_table::existing_state()) {  // (the calling thread's: freed below)
+            for (bins_slot& slot : own->slot)
+                if (slot.resource == id_) give_back(slot);
         }
-        release();  // (which also gives back the raises' warm budget)
-        while (thread_bins* t = caches_) {
-            caches_ = t->next;
-            thread_bins::destroy(t);
+        thread_bins* t = caches_;
+        caches_ = nullptr;  // (release() then leaves the bins alone: an orphan's thread may free it)
+        while (t != nullptr) {
+            thread_bins* const next = t->next;  // (read first: t may be freed by its thread from orphan() on)
+            orphan(t);
+            t = next;
         }
+        release();
     }
 
     /// As multipool_resource::allocate, from the calling thread's bin. (The fast path is inline, as
@@ -192,7 +189,8 @@ public:
         return deallocate_slowly<RELO_PRECONDITIONS_CHECKED>(block, bytes, alignment);
     }
 
-    /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile.
+    /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile,
+    /// nor give it its bins back (at its end, or moving to other resources), unlike at the destructor.
     void release() noexcept {
         const std::size_t classes = class_table().pool_count_;
         for (std::size_t i = 0; i <= shard_count_; ++i) {
@@ -404,19 +402,35 @@ private:
             received.store(received.load(std::memory_order_relaxed) + blocks, std::memory_order_relaxed);
         }
     };
+    /// A thread's bins of one resource. Their state says who may touch them, with no lock that other
+    /// resources share (one held by another thread at a fork would hang the child's next give-back, even
+    /// at its exit, whichever resources the child used):
+    ///   vacant -> taken         a thread takes them (take_vacant_bins, under caches_lock_);
+    ///   taken -> vacating       their thread gives them back (give_back): emptied into the depots, then
+    ///   vacating -> vacant      vacant; the resource's destructor waits for that short loop;
+    ///   taken -> orphaned       the resource's destructor (orphan): their raises' budget given back, they
+    ///                           are their thread's, which frees them at its give-back and touches nothing else.
+    /// Each change to vacant or orphaned is a release that the next one to touch the bins reads with an
+    /// acquire. A give-back never waits for a state: only the destructor does, for a vacating thread.
     struct alignas(64) thread_bins {
+        enum : unsigned char { vacant, taken, vacating, orphaned };
         thread_bins* next = nullptr;  // the resource's list of them (under caches_lock_)
-        bool taken = false;           // by a living thread
-        std::size_t raised_bytes = 0;  // what the bins' limits were raised by, in bytes (raise_limit)
+        synchronized_multipool_resource* resource;  // (their thread reads it only once it took them to vacate)
+        std::atomic<unsigned char> state{vacant};
+        // What the bins' limits were raised by, in bytes (raise_limit): the owner's, which loads and
+        // stores it; atomic for the destructor, which reads it before it orphans the bins and may lose the
+        // race to their thread's give-back (whose write then makes the value moot).
+        std::atomic<std::size_t> raised_bytes{0};
         detail::spin_lock check_lock;  // (hardened builds: the double-free check reads other threads' bins)
         /// One bin per class, in the same allocation, just after (one load less on every fast path).
         bin* bins() noexcept { return std::launder(reinterpret_cast<bin*>(reinterpret_cast<char*>(this) + sizeof(*this))); }
         const bin* bins() const noexcept { return const_cast<thread_bins*>(this)->bins(); }
-        static thread_bins* make(std::size_t classes) noexcept {
+        static thread_bins* make(synchronized_multipool_resource& r, std::size_t classes) noexcept {
             void* p = ::operator new(sizeof(thread_bins) + classes * sizeof(bin), std::align_val_t{alignof(thread_bins)},
                                      std::nothrow);
             if (p == nullptr) return nullptr;
             auto* t = ::new (p) thread_bins;
+            t->resource = &r;
             for (std::size_t c = 0; c < classes; ++c) ::new (static_cast<void*>(t->bins() + c)) bin;
             return t;
         }
@@ -442,21 +456,44 @@ private:
         thread_bins& bins;
     };
 
-    /// Each thread's bins of the last few resources it used, the one it used last first.
+    /// Each thread's bins of the last few resources it used, the one it used last first. (The id, not
+    /// bins->resource: one load less on the fast paths, and a resource made at a destroyed one's address
+    /// is not mistaken for it: ids are never reused.)
     struct bins_slot {
         std::uint64_t resource;  // the resource's id_ (0: none)
         thread_bins* bins;
     };
-    struct thread_table {
+    struct thread_table : detail::thread_cache_state {
         static constexpr std::size_t slots = 4;
         bins_slot slot[slots];
-        bool closed;   // (detail::thread_cache's)
-        bool guarded;
+        /// When relo's copy ends: frees the bins of resources destroyed already, and says whether none is
+        /// left. Bins of a resource still alive stay (the resource frees them at its end): giving them back
+        /// would take its depots' locks, which another thread may have held at a fork whose child exits.
+        static bool let_go_at_copy_end(thread_table& table) noexcept {
+            bool none_left = true;
+            for (bins_slot& slot : table.slot) {
+                if (slot.resource == 0) continue;
+                if (slot.bins->state.load(std::memory_order_acquire) == thread_bins::orphaned) {
+                    thread_bins::destroy(slot.bins);
+                    slot = {0, nullptr};
+                } else {
+                    none_left = false;
+                }
+            }
+            return none_left;
+        }
     };
     static void give_back_all_bins(thread_table& table) noexcept {
         for (bins_slot& slot : table.slot) give_back(slot);
     }
     using bins_table = detail::thread_cache<thread_table, &synchronized_multipool_resource::give_back_all_bins>;
+    /// The calling thread's bins of every resource given back (raised limits and their budget with them).
+    static void trim_own() noexcept {
+        thread_table* const table = bins_table::existing_state();
+        if (table == nullptr) return;
+        const detail::owner_visit visit(*table);
+        if (visit.inside()) give_back_all_bins(*table);
+    }
 
     detail::spin_lock caches_lock_;
     thread_bins* caches_ = nullptr;
@@ -466,14 +503,6 @@ private:
         RELO_CONSTINIT static std::atomic<std::uint64_t> last{0};
         return last.fetch_add(1, std::memory_order_relaxed) + 1;
     }
-
-    /// The live resources, newest first (linked through registry_next_), and their lock: a thread that
-    /// ends, or evicts a slot, gives its bins back only to one of them (a slot's resource may be gone).
-    /// Constant-initialized and never destroyed: threads may end after static destruction, and a child of
-    /// fork finds no first initialization that another thread left half done.
-    struct registry_tag {};
-    static detail::os_lock& registry_lock() noexcept { return detail::immortal_lock<registry_tag>(); }
-    static inline synchronized_multipool_resource* live_first_ = nullptr;
 
     /// The calling thread's bins for this resource, or null (the thread is ending, or no memory for them).
     RELO_ALWAYS_INLINE thread_bins* own_bins() noexcept {
@@ -528,40 +557,68 @@ private:
         }
         thread_bins* t = take_vacant_bins();
         if (t == nullptr) return nullptr;
-        bins_table::arm(table);
         give_back(table.slot[thread_table::slots - 1]);
         for (std::size_t k = thread_table::slots - 1; k > 0; --k) table.slot[k] = table.slot[k - 1];
         table.slot[0] = {id_, t};
         return t;
     }
 
+    /// Vacant bins for the calling thread (acquire: as the thread that vacated them left them), or new ones.
     thread_bins* take_vacant_bins() noexcept {
         guard g(caches_lock_);
         for (thread_bins* t = caches_; t != nullptr; t = t->next) {
-            if (!t->taken) {
-                t->taken = true;
+            unsigned char vacant = thread_bins::vacant;
+            if (t->state.compare_exchange_strong(vacant, thread_bins::taken, std::memory_order_acquire,
+                                                 std::memory_order_relaxed))
                 return t;
-            }
         }
-        thread_bins* const t = thread_bins::make(class_table().pool_count_);
+        thread_bins* const t = thread_bins::make(*this, class_table().pool_count_);
         if (t == nullptr) return nullptr;
         reset_limits(*t);
-        t->taken = true;
+        t->state.store(thread_bins::taken, std::memory_order_relaxed);
         t->next = caches_;
         caches_ = t;
         return t;
     }
 
-    /// Gives a slot's bins back to its resource, if that still lives: their blocks to the depots, and the
-    /// bins to the next thread that needs some. (A resource that was destroyed took its bins along; ids are
-    /// never reused, so another resource at its address is not mistaken for it.)
+    /// Gives a slot's bins back (the calling thread's): their blocks to their resource's depots and the
+    /// bins to the next thread that needs some, or, if the resource was destroyed (orphaned, its
+    /// destructor's writes acquired), the bins to the heap.
     static void give_back(bins_slot& slot) noexcept {
-        if (slot.resource == 0) return;
-        const detail::os_lock_hold hold(registry_lock());
-        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
-            if (r->id_ == slot.resource) r->vacate(*slot.bins);
-        }
+        thread_bins* const t = slot.bins;
         slot = {0, nullptr};
+        if (t == nullptr) return;
+        unsigned char taken = thread_bins::taken;
+        if (t->state.compare_exchange_strong(taken, thread_bins::vacating, std::memory_order_acquire,
+                                             std::memory_order_acquire))
+            t->resource->vacate(*t);
+        else
+            thread_bins::destroy(t);
+    }
+
+    /// At the resource's end, for bins t of its list: frees them if vacant (once their thread, if vacating
+    /// them, is done), else orphans them, their raises' budget given back. (A taken bins' thread is not
+    /// inside the resource: its last use came before the destructor, the caller's duty. It frees them at
+    /// its next give-back; one that never gives them back leaks a few hundred bytes: a thread that neither
+    /// ends nor moves to other resources, or one that a fork's child does not have.)
+    static void orphan(thread_bins* t) noexcept {
+        unsigned char s = t->state.load(std::memory_order_acquire);
+        for (;;) {
+            if (s == thread_bins::vacant) return thread_bins::destroy(t);
+            if (s == thread_bins::vacating) {
+                std::this_thread::yield();
+                s = t->state.load(std::memory_order_acquire);
+                continue;
+            }
+            // (taken: read before, since t is its thread's once orphaned; valid if the exchange succeeds,
+            // as their thread writes it only while using the resource or once it took t to vacate)
+            const std::size_t raised = t->raised_bytes.load(std::memory_order_relaxed);
+            if (t->state.compare_exchange_weak(s, thread_bins::orphaned, std::memory_order_release,
+                                               std::memory_order_acquire)) {
+                detail::return_warm_budget(raised);
+                return;
+            }
+        }
     }
 
     /// Empties t's bins into the depots and makes t vacant (t's thread no longer uses it).
@@ -577,8 +634,7 @@ private:
             }
             reset_limits(t);
         }
-        guard g(caches_lock_);
-        t.taken = false;
+        t.state.store(thread_bins::vacant, std::memory_order_release);  // (neither t nor the resource touched after)
     }
 
     std::size_t size_of(std::size_t i) const noexcept { return class_table().pools_[i].size; }
@@ -619,13 +675,12 @@ private:
         b.given_back = 0;
         if (batches == 0) return;
         const std::size_t batch_bytes = batches_[i] * size_of(i);
+        const std::size_t raised = t.raised_bytes.load(std::memory_order_relaxed);
         std::size_t raise = batches;
-        if (raise > (raise_allowance - t.raised_bytes) / batch_bytes) raise = (raise_allowance - t.raised_bytes) / batch_bytes;
-        // (As much of it as the budget has room for, halving; no look for idle caches from here: the hardened
-        // checks' lock may be held.)
-        while (raise != 0 && !detail::take_warm_budget(raise * batch_bytes, false)) raise /= 2;
+        if (raise > (raise_allowance - raised) / batch_bytes) raise = (raise_allowance - raised) / batch_bytes;
+        while (raise != 0 && !detail::take_warm_budget(raise * batch_bytes)) raise /= 2;  // (what the budget has room for)
         if (raise == 0) return;
-        t.raised_bytes += raise * batch_bytes;
+        t.raised_bytes.store(raised + raise * batch_bytes, std::memory_order_relaxed);
         b.limit += static_cast<std::uint32_t>(raise * batches_[i]);
     }
 
@@ -633,7 +688,7 @@ private:
     void lower_limit(thread_bins& t, bin& b, std::size_t i, std::size_t batches) noexcept {
         const std::size_t bytes = batches * batches_[i] * size_of(i);
         b.limit -= static_cast<std::uint32_t>(batches * batches_[i]);
-        t.raised_bytes -= bytes;
+        t.raised_bytes.store(t.raised_bytes.load(std::memory_order_relaxed) - bytes, std::memory_order_relaxed);
         detail::return_warm_budget(bytes);
     }
 
@@ -767,104 +822,6 @@ private:
             if (f == block) return true;
         return false;
     }
-
-    // ---- Locks and fork. The fork's handlers take every lock in one order, which must never take one
-    // that a thread holds while it waits for one the handlers took before. Where the code holds a lock
-    // while it waits for another:
-    //   - a shard's lock, then a depot's (a thread without bins), or anything its upstream takes: older
-    //     resources' locks, and, where the upstream path reaches a synchronized pool, the registry's
-    //     lock and any pool's bins list, depots and check locks (a pool's allocate may empty the
-    //     thread's bins of a pool its table has no slot left for: give_back, vacate);
-    //   - the registry's lock, then the check lock of the calling thread's own bins, a depot, and a bins
-    //     list (vacate); the bins list's lock, then the heap (new bins);
-    //   - a check lock (hardened builds: the bins' owner, around each use), then a depot's, the thread's
-    //     shard's and all the shard takes; the double-free check, then every other check lock, each
-    //     alone (it reads the bins list's head under its lock, then walks it: see check_pool_block).
-    // So no order of all of them puts the registry's lock before every pool's shards (a thread holding a
-    // shard of a pool whose upstream reaches a pool waits for it) nor after any depot or bins list (a
-    // thread holding it waits for them). The handlers take them in three steps:
-    //   1. each resource's shards, in its own node, newest resource first as the fork list goes (a
-    //      resource calls only older ones while it holds its locks, as test_resource its mutex);
-    //   2. and 3. in one node listed after every synchronized pool and after every resource that may call
-    //      one (list_registry_at_fork): the registry's lock, then every pool's bins list and depots,
-    //      under which nothing else is waited for.
-    // The check locks are not taken (their owners hold them while they wait for a shard: they would have
-    // to come first, and the registry's lock before them). No wait of the handlers depends on one: a
-    // thread waits for a check lock only in the double-free check of a pool, holding at most locks of the
-    // resources over that pool (listed before it: while the handlers wait for one of those, they hold no
-    // lock of the pool, and the check lock's owner goes on), or for its own bins' while it empties them,
-    // which only the double-free check holds, and briefly. In the child, the check locks of the threads it
-    // does not have are freed; their bins stay as they were (never used again; a bin whose owner was
-    // inside it at the fork may be half changed: only the hardened check reads it, and walks its free
-    // list, which is whole at every store).
-
-    /// A node of the fork list for this resource's shards.
-    struct shards_fork_guard : detail::fork_guard {
-        explicit shards_fork_guard(synchronized_multipool_resource& r) noexcept
-            : fork_guard{&lock_shards, &unlock_shards, &unlock_shards}, resource(r) {}
-        synchronized_multipool_resource& resource;
-    };
-    static void lock_shards(detail::fork_guard& g) noexcept {
-        synchronized_multipool_resource& r = static_cast<shards_fork_guard&>(g).resource;
-        for (std::size_t i = 0; i <= r.shard_count_; ++i) r.shards_[i].lock.lock();
-    }
-    static void unlock_shards(detail::fork_guard& g) noexcept {
-        synchronized_multipool_resource& r = static_cast<shards_fork_guard&>(g).resource;
-        for (std::size_t i = 0; i <= r.shard_count_; ++i) r.shards_[i].lock.unlock();
-    }
-
-    /// Lists the node of the registry and every resource's depots, once, before the first resource's own:
-    /// every resource made later is listed before it (the newest first), and one made earlier reaches
-    /// no synchronized pool.
-    static void list_registry_at_fork() noexcept {
-        RELO_CONSTINIT static detail::fork_guard node{&lock_registry, &unlock_registry_in_parent, &unlock_registry_in_child};
-        detail::add_fork_guard_once(node);
-    }
-    static void lock_registry(detail::fork_guard&) noexcept {
-        registry_lock().lock();
-        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
-            r->caches_lock_.lock();
-            for (std::size_t c = 0; c < r->class_table().pool_count_; ++c) r->depots_[c].lock.lock();
-        }
-    }
-    static void unlock_depots(synchronized_multipool_resource& r) noexcept {
-        for (std::size_t c = 0; c < r.class_table().pool_count_; ++c) r.depots_[c].lock.unlock();
-        r.caches_lock_.unlock();
-    }
-    static void unlock_registry_in_parent(detail::fork_guard&) noexcept {
-        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) unlock_depots(*r);
-        registry_lock().unlock();
-    }
-    /// (The child's only thread: the forking one, which held none of the check locks.) The bins of the
-    /// threads the child does not have are never used again: their limits are reset and the warm budget
-    /// the raises took given back, with what raised_bytes still counts (a raise or a lowering the fork
-    /// caught half done: raised_bytes grows after the budget is taken and before the limit, and shrinks
-    /// after the limit and before the budget is given back, so nothing is given back twice).
-    static void unlock_registry_in_child(detail::fork_guard&) noexcept {
-        const thread_table* const own = bins_table::existing_state();
-        for (synchronized_multipool_resource* r = live_first_; r != nullptr; r = r->registry_next_) {
-            for (thread_bins* t = r->caches_; t != nullptr; t = t->next) {
-                t->check_lock.unlock();
-                if (t->taken && !in_table(own, *t)) {
-                    r->reset_limits(*t);
-                    detail::return_warm_budget(t->raised_bytes);
-                    t->raised_bytes = 0;
-                }
-            }
-            unlock_depots(*r);
-        }
-        registry_lock().unlock();
-    }
-    static bool in_table(const thread_table* table, const thread_bins& t) noexcept {
-        if (table == nullptr) return false;
-        for (const bins_slot& slot : table->slot)
-            if (slot.bins == &t) return true;
-        return false;
-    }
-
-    synchronized_multipool_resource* registry_next_ = nullptr;  // (the registry's links, under its lock)
-    synchronized_multipool_resource* registry_previous_ = nullptr;
-    shards_fork_guard at_fork_{*this};  // (last: the other members' offsets stay those of the fast paths)
 };
 
 RELO_ABI_NAMESPACE_END

@@ -25,8 +25,8 @@
 // (docs/measurements/memory_resources.md, "test_resource and profiling_resource"). Thread-safe. The
 // resource remembers the addresses of freed blocks (to tell a double free from a foreign pointer) until
 // they are handed out again.
-// fork(): the lock is taken around every fork (detail/fork_guard.hpp), so a child may use the resource it
-// inherited while other threads used it (making and destroying one takes the fork list's lock once).
+// fork(): no handler, as std::pmr::synchronized_pool_resource: a fork's child may use the resource where
+// no other thread was inside it at the fork (its lock is then free).
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_TEST_RESOURCE_HPP
 #define RELO_TEST_RESOURCE_HPP
@@ -49,7 +49,6 @@
 
 #include "relo/detail/config.hpp"  // (and detail/contracts.hpp: print_to)
 #include "relo/detail/errors.hpp"
-#include "relo/detail/fork_guard.hpp"
 #include "relo/detail/resource_base.hpp"
 
 #include "relo/detail/abi.hpp"
@@ -299,7 +298,6 @@ private:
     std::size_t refused_ = 0;
     std::size_t problems_ = 0;
     long long limit_ = -1;
-    detail::fork_guarded_mutex<std::mutex> at_fork_{mutex_};  // (last: listed once the rest is made)
 };
 
 /// What relo::exception_test found.

@@ -23,16 +23,16 @@
 // written; tests/warm_memory_test.cpp checks the sum), and all threads together at most the process's
 // warm budget, warm_memory_limit() (32 MiB by default): a cache keeps a block only while the budget has
 // room for it (a large block's first pages, as many as fit), so a pool of threads that each built a large
-// structure and went idle keeps 32 MiB in all,
-// not 112 MiB a thread. And a thread that stops using its caches for warm_memory_idle_delay() (1 s by
-// default) has them given back by the activity of the others (any thread's 256th visit to its caches, or
-// a thread the budget refuses), or at once by trim_idle_warm_memory(). Each bound was
-// measured where it is set; the policy, its cost and its measurements are docs/measurements/memory_resources.md,
-// "Warm memory". Each bound is set process-wide (0 turns that cache off, or all of them for the budget) and
-// applies from the next give-back; a host program sets the budget and the idle delay in its environment
-// (RELO_WARM_MEMORY_LIMIT=0 turns every cache off) and a build their defaults in macros (docs/settings.md); trim_warm_memory() gives the calling thread's caches back now,
-// warm_memory() says what they hold and what the process's hold. Memory of a user's own upstream resource
-// is never cached: it keeps its own policy.
+// structure and went idle keeps 32 MiB in all, not 112 MiB a thread. Only a thread gives its own caches
+// back: at its end, on trim_warm_memory(), and at its first keep after keeping nothing for
+// warm_memory_idle_delay() (1 s by default; what it held was not asked for meanwhile). A thread that never
+// comes back keeps what it holds, within the budget. Each bound was measured where it is set; the policy,
+// its cost and its measurements are docs/measurements/memory_resources.md, "Warm memory". Each bound is
+// set process-wide (0 turns that cache off, or all of them for the budget) and applies from the next
+// give-back; a host program sets the budget and the idle delay in its environment
+// (RELO_WARM_MEMORY_LIMIT=0 turns every cache off) and a build their defaults in macros
+// (docs/settings.md); warm_memory() says what the calling thread's caches hold and what the process's
+// hold. Memory of a user's own upstream resource is never cached: it keeps its own policy.
 // Layer 4, allocators and resources (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_WARM_MEMORY_HPP
 #define RELO_WARM_MEMORY_HPP
@@ -68,7 +68,7 @@ struct warm_memory_held {
 namespace detail {
 
 /// f(chunks, large blocks, reservations): the calling thread's three caches, inside a visit of each
-/// (another thread may empty an idle cache otherwise); the closed ones in a visit nested in another.
+/// (a signal handler's visit then leaves them alone); the closed ones in a visit nested in another.
 template <class F>
 auto visit_warm_caches(F f) noexcept {
     chunk_cache_state& chunks = chunk_cache();
@@ -95,7 +95,7 @@ inline warm_memory_held warm_memory() noexcept {
 /// "One warm budget for the process"; the environment's RELO_WARM_MEMORY_LIMIT or the build's
 /// RELO_DEFAULT_WARM_MEMORY_LIMIT, read at the first use unless a set_ came first: docs/settings.md); 0 keeps
 /// nothing. Applies from the next give-back: lowering it gives
-/// nothing back now (trim_warm_memory() in each thread does, or trim_idle_warm_memory()).
+/// nothing back now (trim_warm_memory() in each thread does).
 inline std::size_t warm_memory_limit() noexcept { return detail::warm_memory_limit_setting(); }
 /// Sets warm_memory_limit() for the process, from the next give-back (SIZE_MAX reads back one less).
 inline void set_warm_memory_limit(std::size_t bytes) noexcept {
@@ -104,8 +104,10 @@ inline void set_warm_memory_limit(std::size_t bytes) noexcept {
 }
 
 /// Gives everything the calling thread keeps warm back: chunks to the global heap, large blocks and
-/// reservations to the system. (Each thread's caches are also emptied when it ends.)
+/// reservations to the system, its synchronized pools' bins to their pools (their raised limits' budget
+/// with them). (Each thread's caches are also emptied when it ends.)
 inline void trim_warm_memory() noexcept {
+    if (void (*const trim_bins)() noexcept = detail::trim_own_bins.load(detail::memory_order_relaxed)) trim_bins();
     detail::visit_warm_caches([](detail::chunk_cache_state& chunks, detail::warm_block_cache_state& blocks,
                                  detail::reservation_cache_state& reservations) {
         detail::chunk_thread_cache::empty(chunks);
@@ -114,39 +116,31 @@ inline void trim_warm_memory() noexcept {
     });
 }
 
-/// How long a thread's caches stay unused before the activity of other threads gives them back (default
-/// 1 s: docs/measurements/memory_resources.md, "Idle threads"; the environment's
-/// RELO_WARM_MEMORY_IDLE_DELAY_MS or the build's RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS, as for the
-/// limit). Applies from the next look for idle caches; nanoseconds::max() turns the look off
-/// (trim_idle_warm_memory() still works).
+/// How long a thread keeps what its caches hold without keeping anything more: its next keep after that
+/// gives it back first (default 1 s: docs/measurements/memory_resources.md, "Idle threads"; the
+/// environment's RELO_WARM_MEMORY_IDLE_DELAY_MS or the build's RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS, as
+/// for the limit). nanoseconds::max() never gives back for idleness.
 inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
     return std::chrono::nanoseconds(detail::warm_memory_idle_delay_setting());
 }
-/// Sets warm_memory_idle_delay() for the process (a negative delay is 0), from the next look.
+/// Sets warm_memory_idle_delay() for the process (a negative delay is 0), from the next keep.
 inline void set_warm_memory_idle_delay(std::chrono::nanoseconds delay) noexcept {
     const std::int64_t ns = delay.count() > 0 ? static_cast<std::int64_t>(delay.count()) : 0;
-    // (Sequentially consistent, with a pass's schedule and its second read of the delay: a pass running now
-    // either sees this delay or leaves this reset in place. The next activity looks.)
-    detail::warm_memory_idle_delay_ns.store(ns, detail::memory_order_seq_cst);
-    detail::reclaimable_caches.next_pass_ns.store(0, detail::memory_order_seq_cst);
+    detail::warm_memory_idle_delay_ns.store(ns, detail::memory_order_relaxed);
 }
 
-/// Gives back, from any thread, what every thread keeps warm in caches it has not used for at least
-/// `idle_for` and is not using now (the calling thread's included); returns the bytes given back. Waits
-/// for another such call to end; a thread coming back to its caches meanwhile waits for this one (a few
-/// system calls per cache). Not async-signal-safe (it takes a lock). Idle time counts from the owner's last visit if that visit kept
-/// something, else from the first look that found the cache as it is now (a call, or any thread's
-/// activity). Time: linear in the threads that have kept something.
+/// Gives back what the calling thread's caches hold if it kept nothing in them for at least `idle_for`;
+/// returns the bytes. (Other threads' caches are theirs alone: each gives its own back.)
+[[deprecated("no thread gives back another's caches: use trim_warm_memory() on the thread that holds them")]]
 inline std::size_t trim_idle_warm_memory(std::chrono::nanoseconds idle_for = warm_memory_idle_delay()) noexcept {
-    return detail::empty_idle_caches(idle_for.count() > 0 ? static_cast<std::int64_t>(idle_for.count()) : 0);
+    const std::int64_t ns = idle_for.count() > 0 ? static_cast<std::int64_t>(idle_for.count()) : 0;
+    return detail::chunk_thread_cache::trim_if_idle(ns) + detail::warm_block_thread_cache::trim_if_idle(ns) +
+           detail::reservation_thread_cache::trim_if_idle(ns);
 }
 
-/// Whether one thread can give back another's warm memory here: on every system (where the process-wide
-/// fence is missing or denied, the owners' visits are marked with fences of their own), but not after the
-/// fence failed once it was registered (a sandbox entered late: docs/life_in_a_process.md, "Sandboxes").
-inline bool idle_warm_memory_can_be_trimmed() noexcept {
-    return !detail::reclaimable_caches.fence_failed.load(detail::memory_order_relaxed);
-}
+/// False: no thread gives back another thread's idle warm memory.
+[[deprecated("no thread gives back another's caches: each gives its own back (relo/warm_memory.hpp)")]]
+inline bool idle_warm_memory_can_be_trimmed() noexcept { return false; }
 
 RELO_ABI_NAMESPACE_END
 }  // namespace relo

@@ -1,11 +1,10 @@
-// tests/life/busy_threads.hpp — threads that use relo's thread caches until told to stop: one gives every
-// idle cache back again and again, two keep something in every cache (keep(seed), false if a value read
-// back was wrong: the process aborts) and trim their own. For the tests of forks while other threads work.
+// tests/life/busy_threads.hpp — threads that use relo's thread caches until told to stop: two keep
+// something in every cache (keep(seed), false if a value read back was wrong: the process aborts), look at
+// what they keep and trim their own now and then. For the tests of forks while other threads work.
 #ifndef RELO_TESTS_LIFE_BUSY_THREADS_HPP
 #define RELO_TESTS_LIFE_BUSY_THREADS_HPP
 
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
 #include <thread>
 #include <vector>
@@ -17,9 +16,6 @@ namespace relo_test {
 template <class Keep>
 std::vector<std::thread> busy_threads(std::atomic<bool>& stop, Keep keep) {
     std::vector<std::thread> threads;
-    threads.emplace_back([&stop] {
-        while (!stop.load()) (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
-    });
     for (int t = 0; t < 2; ++t)
         threads.emplace_back([&stop, keep, t] {
             for (int i = 0; !stop.load(); ++i) {

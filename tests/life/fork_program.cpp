@@ -1,7 +1,8 @@
 // A program that registers fork handlers of its own before its first use of relo (as the libraries a
-// program starts with do: glibc runs their parent and child handlers before relo's, while relo's locks are
-// held), whose handlers use relo on the forking thread, while other threads keep, take and trim. Run by
-// life_events_test; exits 0 when every child did its work and none hung, 1 otherwise.
+// program starts with do), whose prepare, parent and child handlers use relo on the forking thread while
+// other threads keep, take and trim. relo registers no fork handler: the forking thread's caches are
+// whole in every handler and in the child. Run by life_events_test; exits 0 when every child did its work
+// and none hung, 1 otherwise.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -19,14 +20,15 @@
 
 namespace {
 
-/// Uses each of the calling thread's caches and trims; false if a value read back was wrong.
+/// Uses the calling thread's chunk and large-block caches and trims them every other time; false if a value
+/// read back was wrong.
 bool use_relo(int seed) {
     relo::vector<int> v(std::size_t{1} << 18, seed);
     relo::multipool_resource pools;
     auto* p = static_cast<int*>(pools.allocate(64));
     *p = seed;
     const bool ok = v[1000] == seed && *p == seed;
-    (void)relo::trim_idle_warm_memory(std::chrono::nanoseconds(0));
+    if (seed % 2 == 0) relo::trim_warm_memory();
     return ok;
 }
 
@@ -35,10 +37,10 @@ std::atomic<bool> handlers_ok{true};
 }  // namespace
 
 int main() {
-    if (::pthread_atfork(nullptr, [] { handlers_ok = handlers_ok && use_relo(1); },
-                         [] { handlers_ok = handlers_ok && use_relo(2); }) != 0)
+    if (::pthread_atfork([] { handlers_ok = handlers_ok && use_relo(1); }, [] { handlers_ok = handlers_ok && use_relo(2); },
+                         [] { handlers_ok = handlers_ok && use_relo(3); }) != 0)
         return 1;
-    if (!use_relo(0)) return 1;  // (the forking thread's caches are listed from the first fork on)
+    if (!use_relo(0)) return 1;
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads;
     for (int t = 0; t < 2; ++t)
@@ -48,7 +50,7 @@ int main() {
     int failed = 0;
     for (int child = 0; child < 40 && failed == 0; ++child) {
         const pid_t pid = ::fork();
-        if (pid == 0) ::_exit(handlers_ok.load() && use_relo(3) ? 0 : 1);
+        if (pid == 0) ::_exit(handlers_ok.load() && use_relo(4) && use_relo(5) ? 0 : 1);
         int status = 0;
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         while (::waitpid(pid, &status, WNOHANG) == 0) {

@@ -1,6 +1,7 @@
 // A shared library with its own copy of relo (built with hidden visibility), loaded and unloaded by
-// life_events_test while threads use it: each copy keeps its own caches and budget, and unloading it
-// gives back what idle threads keep in its caches and leaves no callback into its code.
+// life_events_test while threads use it: each copy keeps its own caches and budget; unloading it gives
+// back what the unloading thread keeps in its caches and leaves no callback into its code (what other
+// living threads keep there is left, within the copy's budget).
 #include <cstddef>
 #include <cstring>
 
@@ -33,5 +34,12 @@ RELO_PLUGIN_EXPORT const void* plugin_keep(int seed) {
 /// What this copy's caches keep in all threads.
 RELO_PLUGIN_EXPORT std::size_t plugin_process_bytes() { return relo::warm_memory().process_bytes; }
 
-/// This copy's trim of idle caches.
-RELO_PLUGIN_EXPORT std::size_t plugin_trim_idle() { return relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)); }
+/// What the calling thread's caches of this copy keep.
+RELO_PLUGIN_EXPORT std::size_t plugin_thread_bytes() { return relo::warm_memory().total(); }
+
+/// This copy's trim of the calling thread's caches; the bytes it gave back.
+RELO_PLUGIN_EXPORT std::size_t plugin_trim() {
+    const std::size_t before = relo::warm_memory().total();
+    relo::trim_warm_memory();
+    return before - relo::warm_memory().total();
+}

@@ -9,8 +9,8 @@
 // other mode is a link error) instead of sharing whichever copy of each inline function the linker keeps:
 // a block reserved by one backend and released by the other's code. Code is written, and users write
 // relo::vector, relo::is_trivially_relocatable and RELO_TRIVIALLY_RELOCATABLE, as in the default build.
-// The hardened mode, RELO_NO_MEMBARRIER and the sanitizers' modes keep one namespace: their units may be
-// mixed (docs/life_in_a_process.md, "Several copies and modes").
+// The hardened mode and the sanitizers' modes keep one namespace (docs/life_in_a_process.md, "Build
+// modes", says which may be mixed).
 // Layer 0, configuration and errors (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_ABI_HPP
 #define RELO_DETAIL_ABI_HPP

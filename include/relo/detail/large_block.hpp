@@ -56,9 +56,9 @@ struct large_block_options {
 inline atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
 
 /// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
-/// the thread ends, after which blocks go straight back to the system, or by another thread once it has
-/// stayed idle).
-struct warm_block_cache_state : reclaimable_cache {
+/// the thread ends, after which blocks go straight back to the system, on a trim, or at a keep after an
+/// idle delay).
+struct warm_block_cache_state : thread_cache_state {
     static constexpr std::size_t slots = 256;
     struct entry {
         char* base;
@@ -68,8 +68,6 @@ struct warm_block_cache_state : reclaimable_cache {
     entry entries[slots];
     std::size_t count;
     std::size_t held;  // committed bytes of the entries
-    bool closed;
-    bool guarded;
 };
 
 inline std::size_t empty_warm_block_cache(warm_block_cache_state& c) noexcept;
@@ -246,7 +244,9 @@ private:
     static block_header* header(void* base) noexcept { return static_cast<block_header*>(base); }
 
     /// Blocks on huge pages are not cached: a range once advised MADV_HUGEPAGE keeps the advice.
-    static bool cacheable(const large_block_options& opt) noexcept { return opt.huge_page_threshold == SIZE_MAX; }
+    static bool cacheable(const large_block_options& opt) noexcept {
+        return warm_caches_built && opt.huge_page_threshold == SIZE_MAX;
+    }
 
     /// Takes the cached block that best fits `committed` bytes: of those whose reservation holds them, the
     /// one with the fewest committed pages that are enough, else the one with the most (the fewest pages
@@ -282,19 +282,18 @@ private:
         const std::size_t limit = large_block_cache_limit_bytes.load(memory_order_relaxed);
         block_header& h = *header(base);
         if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
+        warm_block_thread_cache::keeping(c);
         // Its first pages stay warm, as many as this thread's limit and then the process's budget leave room
         // for (a block larger than either is still mostly warm for the next one); the rest go back now.
         keep_first_pages(base, limit);
         while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
             drop_cached(c, 0);  // (the oldest go)
-        warm_block_thread_cache::arm(c);  // (before taking budget: a fork sees every cache that holds some)
-        const std::size_t room = warm_budget_left(h.committed);
+        const std::size_t room = warm_budget_left();
         if (room < os::page_size()) return os::release(base, h.reserved);
         keep_first_pages(base, room);
         if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads took it)
         c.entries[c.count++] = {base, h.reserved, h.committed};
         c.held += h.committed;
-        visit.kept();
         // A use of a dead vector's elements is reported as one after free() is (the header stays readable).
         poison(base + sizeof(block_header), h.committed - sizeof(block_header));
     }

@@ -5,13 +5,13 @@
 // failure is checked here and becomes std::bad_alloc, or a `false` return where the caller has a
 // fallback. Three backends, chosen here and nowhere else:
 //   - Linux: mremap (growth in place, page-table moves), madvise (pages given back, transparent huge
-//     pages), MAP_NORESERVE, malloc_usable_size, membarrier (a fence for every thread of the process).
+//     pages), MAP_NORESERVE, malloc_usable_size.
 //   - Any other POSIX system: what POSIX alone offers (mmap, mprotect, munmap): growth in place by a
 //     mapping asked for right after the old one, moves by copying, pages given back by mapping fresh ones
-//     over them, no malloc_usable_size, no process-wide fence. -DRELO_PORTABLE_POSIX forces it on Linux, which is how it is tested.
+//     over them, no malloc_usable_size. -DRELO_PORTABLE_POSIX forces it on Linux, which is how it is tested.
 //   - Windows: VirtualAlloc's reserve (MEM_RESERVE) and commit (MEM_COMMIT), VirtualFree's decommit and
 //     release; a reservation cannot grow in place, so a block past its reservation moves by copying
-//     (docs/portability.md measures it); _msize; _aligned_malloc; no process-wide fence (see below).
+//     (docs/portability.md measures it); _msize; _aligned_malloc.
 //
 // All sizes are in bytes and are rounded up to whole pages here, so callers may pass exact byte counts
 // as long as they pass the same count for the same block every time. A range given to release() is a
@@ -20,7 +20,6 @@
 #ifndef RELO_DETAIL_OS_MEMORY_HPP
 #define RELO_DETAIL_OS_MEMORY_HPP
 
-#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -37,10 +36,7 @@
 #include <unistd.h>
 #define RELO_OS_WINDOWS 0
 #if !defined(RELO_PORTABLE_POSIX) && (defined(__GLIBC__) || defined(__linux__))
-#include <fcntl.h>
 #include <malloc.h>
-#include <pthread.h>
-#include <sys/syscall.h>
 #define RELO_HAS_MALLOC_USABLE_SIZE 1
 #define RELO_HAS_LINUX_VM 1  // mremap, madvise, MAP_NORESERVE, transparent huge pages
 #else
@@ -340,36 +336,6 @@ inline std::size_t remap_to(void* p, std::size_t old_bytes, std::size_t old_rese
     return 0;
 }
 
-// membarrier's commands (linux/membarrier.h).
-inline constexpr long membarrier_query = 0;
-inline constexpr long membarrier_private_expedited = 1 << 3;
-inline constexpr long membarrier_register_private_expedited = 1 << 4;
-
-/// Whether the process has one thread now (false where that cannot be told: another system, no /proc).
-/// Leaves errno as it was, and is no cancellation point (open and read are: a thread cancelled there
-/// would unwind through noexcept code).
-inline bool single_threaded() noexcept {
-#if RELO_HAS_LINUX_VM
-    const int saved_errno = errno;
-    int cancel_state = 0;
-    (void)::pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
-    const int fd = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-    char text[1024];
-    const ssize_t n = fd < 0 ? -1 : ::read(fd, text, sizeof text - 1);
-    if (fd >= 0) ::close(fd);
-    (void)::pthread_setcancelstate(cancel_state, nullptr);
-    errno = saved_errno;
-    if (n <= 0) return false;
-    text[n] = '\0';
-    // "pid (comm) state ppid ...": num_threads is the 20th field, the 18th after the command's ')'.
-    const char* p = std::strrchr(text, ')');
-    for (int field = 2; p != nullptr && field < 20; ++field) p = std::strchr(p + 1, ' ');
-    return p != nullptr && p[1] == '1' && p[2] == ' ';
-#else
-    return false;
-#endif
-}
-
 /// Copies an environment variable's value into `buffer` (`size` bytes; a longer value is written as
 /// "(too long)", which no setting reads); false when it is unset. relo reads each of its settings once, at its first use (docs/settings.md); like any read
 /// of the environment it must not race the host's own setenv or putenv.
@@ -392,38 +358,6 @@ inline bool environment_variable(const char* name, char* buffer, std::size_t siz
         buffer[i] = '\0';
     }
     return true;
-}
-
-/// Registers the process for process_wide_fence() (Linux's membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_
-/// EXPEDITED)); false where the system has no such fence: another POSIX system, Windows (whose
-/// FlushProcessWriteBuffers is not used), a kernel older than 4.14, a sandbox that denies the call, or
-/// RELO_MEMBARRIER=0 in the environment (or -DRELO_NO_MEMBARRIER: never asked, for a sandbox that kills
-/// the process on it). The registration waits for a grace period of the kernel's once the process has
-/// several threads (milliseconds: docs/measurements/memory_resources.md, "Idle threads"); callers make it
-/// once, off the hot paths (detail/thread_cache.hpp). Linux registers a process's child at fork too.
-inline bool register_process_wide_fence() noexcept {
-#if RELO_HAS_LINUX_VM && defined(SYS_membarrier) && !defined(RELO_NO_MEMBARRIER)
-    char setting[8];
-    if (environment_variable("RELO_MEMBARRIER", setting, sizeof setting) && setting[0] == '0') return false;
-    const long supported = ::syscall(SYS_membarrier, membarrier_query, 0, 0);
-    return supported > 0 && (supported & membarrier_private_expedited) != 0 &&
-           ::syscall(SYS_membarrier, membarrier_register_private_expedited, 0, 0) == 0;
-#else
-    return false;
-#endif
-}
-
-/// A memory fence executed by every running thread of the process, as if each had run
-/// std::atomic_thread_fence(std::memory_order_seq_cst) at some point during the call (Linux's
-/// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), after register_process_wide_fence()). It pairs with
-/// compiler-only fences on the other threads' side: a store one of them made before such a fence is
-/// visible after the call, and a store made before the call is visible to its loads after the fence.
-inline bool process_wide_fence() noexcept {
-#if RELO_HAS_LINUX_VM && defined(SYS_membarrier) && !defined(RELO_NO_MEMBARRIER)
-    return ::syscall(SYS_membarrier, membarrier_private_expedited, 0, 0) == 0;
-#else
-    return false;
-#endif
 }
 
 }  // namespace detail::os

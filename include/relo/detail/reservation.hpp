@@ -48,8 +48,8 @@ inline atomic<std::size_t> reservation_cache_limit_count{4};
 inline constexpr std::size_t reservation_cache_committed_budget = std::size_t{32} << 20;
 
 /// One thread's cached reservations (a detail/thread_cache.hpp state: emptied when the thread ends, after
-/// which reservations go straight back to the system, or by another thread once it has stayed idle).
-struct reservation_cache_state : reclaimable_cache {
+/// which reservations go straight back to the system, on a trim, or at a keep after an idle delay).
+struct reservation_cache_state : thread_cache_state {
     struct entry {
         char* base;
         std::size_t reserved;
@@ -58,8 +58,6 @@ struct reservation_cache_state : reclaimable_cache {
     };
     entry entries[reservation_cache_slots];
     std::size_t count;
-    bool closed;
-    bool guarded;
 };
 
 inline std::size_t empty_reservation_cache(reservation_cache_state& c) noexcept;
@@ -104,7 +102,7 @@ struct reservation {
     /// under `rule` from this thread's cache, with `committed` set to its committed prefix; nullptr when
     /// the cache has none.
     static char* take_cached(std::size_t& bytes, const commit_rule& rule, std::size_t& committed) noexcept {
-        if (bytes > max_bytes) return nullptr;
+        if (!warm_caches_built || bytes > max_bytes) return nullptr;
         const std::size_t rounded = os::round_up_to_pages(bytes);
         reservation_cache_state& own = reservation_cache();
         const owner_visit visit(own);
@@ -125,23 +123,23 @@ struct reservation {
     /// never below the rule's retained minimum); to the system otherwise.
     static void release_to_cache(char* base, std::size_t reserved, std::size_t committed, const commit_rule& rule) noexcept {
         if (base == nullptr) return;
+        if (!warm_caches_built) return release(base, reserved);
         reservation_cache_state& own = reservation_cache();
         const owner_visit visit(own);
         reservation_cache_state& c = reservation_thread_cache::visited(visit, own);
         const std::size_t limit = reservation_cache_limit_count.load(memory_order_relaxed);  // (<= slots)
         if (c.closed || rule.huge_page_threshold != SIZE_MAX || limit == 0) return release(base, reserved);
+        reservation_thread_cache::keeping(c);
         while (c.count >= limit) {  // (the oldest go)
             release(c.entries[0].base, c.entries[0].reserved);
             remove_cached(c, 0);
         }
-        reservation_thread_cache::arm(c);
         const std::size_t held = cached_bytes(c);
         const std::size_t left = held < reservation_cache_committed_budget ? reservation_cache_committed_budget - held : 0;
         const std::size_t keep = left > rule.retained_minimum ? left : rule.retained_minimum;
         const std::size_t kept = committed > keep ? decommit_beyond(base, committed, keep, rule) : committed;
         if (!take_warm_budget(kept)) return release(base, reserved);  // (other threads keep the process's budget)
         c.entries[c.count++] = {base, reserved, kept, rule};
-        visit.kept();
     }
 
     /// Unmaps every reservation of a thread's cache; returns their committed bytes.

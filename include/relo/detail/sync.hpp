@@ -1,17 +1,14 @@
-// relo/detail/sync.hpp — the threading primitives of relo's process-wide state: atomics and fences, a
-// lock, yielding, over the compiler's builtins and the system's calls.
+// relo/detail/sync.hpp — the threading primitives of relo's process-wide state: atomics and fences over
+// the compiler's builtins.
 //
 // Every relo::vector's unit carries the thread caches (its default allocator keeps large blocks warm), and
 // with libstdc++ in C++20 <atomic>, <mutex>, <thread> and <chrono> together cost a unit several times what
 // <vector> costs (docs/measurements/build_cost.md). So with GCC and Clang the atomics are the __atomic
 // builtins (what libstdc++'s and libc++'s std::atomic call; ThreadSanitizer sees them alike); another
-// compiler gets std::atomic. The lock is always the system's: a pthread mutex or an SRWLOCK.
+// compiler gets std::atomic.
 //   * detail::atomic<T>: load, store, exchange, compare_exchange_weak/strong, fetch_add, fetch_sub, as
 //     std::atomic, for an integer, bool, enumeration or pointer T; constant-initialized from a constexpr value;
-//   * detail::memory_order_relaxed ... seq_cst, atomic_thread_fence, atomic_signal_fence;
-//   * detail::os_lock: lock, try_lock, unlock; constant-initialized and never destroyed (trivially
-//     destructible), so that a thread ending during or after static destruction may still take one;
-//   * detail::yield_thread().
+//   * detail::memory_order_relaxed ... seq_cst, atomic_thread_fence, atomic_signal_fence.
 // Layer 2, memory mechanisms (docs/design.md, "Layers"): includes no relo header of a higher layer.
 #ifndef RELO_DETAIL_SYNC_HPP
 #define RELO_DETAIL_SYNC_HPP
@@ -27,9 +24,6 @@
 #define NOMINMAX
 #endif
 #include <windows.h>
-#else
-#include <pthread.h>
-#include <sched.h>
 #endif
 #if defined(__GNUC__) || defined(__clang__)
 #define RELO_DETAIL_ATOMIC_BUILTINS 1
@@ -126,53 +120,6 @@ using std::memory_order_relaxed;
 using std::memory_order_release;
 using std::memory_order_seq_cst;
 #endif
-
-/// A lock with a constant initializer and no destructor: a global one is ready before any constructor
-/// runs and still usable after every destructor has.
-class os_lock {
-public:
-    constexpr os_lock() noexcept = default;
-    os_lock(const os_lock&) = delete;
-    os_lock& operator=(const os_lock&) = delete;
-
-#if defined(_WIN32)
-    void lock() noexcept { ::AcquireSRWLockExclusive(&lock_); }
-    bool try_lock() noexcept { return ::TryAcquireSRWLockExclusive(&lock_) != 0; }
-    void unlock() noexcept { ::ReleaseSRWLockExclusive(&lock_); }
-
-private:
-    SRWLOCK lock_ = SRWLOCK_INIT;
-#else
-    void lock() noexcept { ::pthread_mutex_lock(&lock_); }
-    bool try_lock() noexcept { return ::pthread_mutex_trylock(&lock_) == 0; }
-    void unlock() noexcept { ::pthread_mutex_unlock(&lock_); }
-
-private:
-    pthread_mutex_t lock_ = PTHREAD_MUTEX_INITIALIZER;
-#endif
-};
-static_assert(std::is_trivially_destructible_v<os_lock>);
-
-/// Holds an os_lock for its life (std::lock_guard's part).
-class os_lock_hold {
-public:
-    explicit os_lock_hold(os_lock& lock) noexcept : lock_(lock) { lock_.lock(); }
-    ~os_lock_hold() { lock_.unlock(); }
-    os_lock_hold(const os_lock_hold&) = delete;
-    os_lock_hold& operator=(const os_lock_hold&) = delete;
-
-private:
-    os_lock& lock_;
-};
-
-/// Lets another thread run (std::this_thread::yield).
-inline void yield_thread() noexcept {
-#if defined(_WIN32)
-    ::SwitchToThread();
-#else
-    ::sched_yield();
-#endif
-}
 
 }  // namespace detail
 RELO_ABI_NAMESPACE_END
