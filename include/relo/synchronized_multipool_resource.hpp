@@ -189,10 +189,12 @@ public:
         return deallocate_slowly<RELO_PRECONDITIONS_CHECKED>(block, bytes, alignment);
     }
 
-    /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile,
-    /// nor give it its bins back (at its end, or moving to other resources), unlike at the destructor.
+    /// Gives everything back (see multipool_resource::release). No other thread may use the resource meanwhile;
+    /// one that gives it its bins back (ending, or moving to other resources) waits until it is done.
     void release() noexcept {
         const std::size_t classes = class_table().pool_count_;
+        guard g(caches_lock_);
+        for (thread_bins* t = caches_; t != nullptr; t = t->next) t->previous = settle(*t);
         for (std::size_t i = 0; i <= shard_count_; ++i) {
             guard g(shards_[i].lock);
             shards_[i].pool->release();
@@ -203,7 +205,6 @@ public:
             depots_[c].head = nullptr;
             depots_[c].count.store(0, std::memory_order_relaxed);
         }
-        guard g(caches_lock_);
         for (thread_bins* t = caches_; t != nullptr; t = t->next) {
             for (std::size_t c = 0; c < classes; ++c) {
                 t->bins()[c].head = nullptr;
@@ -211,6 +212,7 @@ public:
                 t->bins()[c].received.store(0, std::memory_order_relaxed);
             }
             reset_limits(*t);
+            t->state.store(t->previous, std::memory_order_release);
         }
     }
 
@@ -409,12 +411,16 @@ private:
     ///   taken -> vacating       their thread gives them back (give_back): emptied into the depots, then
     ///   vacating -> vacant      vacant; the resource's destructor waits for that short loop;
     ///   taken -> orphaned       the resource's destructor (orphan): their raises' budget given back, they
-    ///                           are their thread's, which frees them at its give-back and touches nothing else.
-    /// Each change to vacant or orphaned is a release that the next one to touch the bins reads with an
-    /// acquire. A give-back never waits for a state: only the destructor does, for a vacating thread.
+    ///                           are their thread's, which frees them at its give-back and touches nothing else;
+    ///   vacant or taken ->      release() (settle), for as long as it empties them, then back.
+    ///     settling
+    /// Each change to vacant, taken or orphaned is a release that the next one to touch the bins reads with an
+    /// acquire. The destructor and release() wait for a vacating thread's short loop; a give-back waits for
+    /// a release() in progress.
     struct alignas(64) thread_bins {
-        enum : unsigned char { vacant, taken, vacating, orphaned };
+        enum : unsigned char { vacant, taken, vacating, orphaned, settling };
         thread_bins* next = nullptr;  // the resource's list of them (under caches_lock_)
+        unsigned char previous = vacant;  // (release()'s: the state to restore)
         synchronized_multipool_resource* resource;  // (their thread reads it only once it took them to vacate)
         std::atomic<unsigned char> state{vacant};
         // What the bins' limits were raised by, in bytes (raise_limit): the owner's, which loads and
@@ -588,12 +594,29 @@ private:
         thread_bins* const t = slot.bins;
         slot = {0, nullptr};
         if (t == nullptr) return;
-        unsigned char taken = thread_bins::taken;
-        if (t->state.compare_exchange_strong(taken, thread_bins::vacating, std::memory_order_acquire,
-                                             std::memory_order_acquire))
-            t->resource->vacate(*t);
-        else
-            thread_bins::destroy(t);
+        unsigned char s = thread_bins::taken;
+        while (!t->state.compare_exchange_weak(s, thread_bins::vacating, std::memory_order_acquire,
+                                               std::memory_order_acquire)) {
+            if (s == thread_bins::orphaned) return thread_bins::destroy(t);
+            if (s == thread_bins::settling) std::this_thread::yield();  // (a release() in progress)
+            s = thread_bins::taken;
+        }
+        t->resource->vacate(*t);
+    }
+
+    /// Holds bins t for release() (under caches_lock_): once no thread is giving them back, settling;
+    /// returns the state to restore.
+    static unsigned char settle(thread_bins& t) noexcept {
+        unsigned char s = t.state.load(std::memory_order_acquire);
+        for (;;) {
+            if (s == thread_bins::vacating) {
+                std::this_thread::yield();
+                s = t.state.load(std::memory_order_acquire);
+            } else if (t.state.compare_exchange_weak(s, thread_bins::settling, std::memory_order_acquire,
+                                                     std::memory_order_acquire)) {
+                return s;
+            }
+        }
     }
 
     /// At the resource's end, for bins t of its list: frees them if vacant (once their thread, if vacating

@@ -24,9 +24,9 @@
 // warm budget, warm_memory_limit() (32 MiB by default): a cache keeps a block only while the budget has
 // room for it (a large block's first pages, as many as fit), so a pool of threads that each built a large
 // structure and went idle keeps 32 MiB in all, not 112 MiB a thread. Only a thread gives its own caches
-// back: at its end, on trim_warm_memory(), and at its first keep after keeping nothing for
-// warm_memory_idle_delay() (1 s by default; what it held was not asked for meanwhile). A thread that never
-// comes back keeps what it holds, within the budget. Each bound was measured where it is set; the policy,
+// back: at its end, on trim_warm_memory(), and in each cache at its first keep there after keeping nothing
+// there for warm_memory_idle_delay() (1 s by default; what it held was not asked for meanwhile). A thread
+// that never comes back keeps what it holds, within the budget: call trim_warm_memory() before parking. Each bound was measured where it is set; the policy,
 // its cost and its measurements are docs/measurements/memory_resources.md, "Warm memory". Each bound is
 // set process-wide (0 turns that cache off, or all of them for the budget) and applies from the next
 // give-back; a host program sets the budget and the idle delay in its environment
@@ -116,8 +116,9 @@ inline void trim_warm_memory() noexcept {
     });
 }
 
-/// How long a thread keeps what its caches hold without keeping anything more: its next keep after that
-/// gives it back first (default 1 s: docs/measurements/memory_resources.md, "Idle threads"; the
+/// After how long without keeping anything in one of its caches a thread's next keep there gives back what
+/// the cache held first (default 1 s: docs/measurements/memory_resources.md, "Idle threads" and "Warm
+/// memory a thread gives back itself"; the
 /// environment's RELO_WARM_MEMORY_IDLE_DELAY_MS or the build's RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS, as
 /// for the limit). nanoseconds::max() never gives back for idleness.
 inline std::chrono::nanoseconds warm_memory_idle_delay() noexcept {
