@@ -1,4 +1,4 @@
-// The fork idiom of any library with a global lock, in a program that uses relo under that lock (issue 68):
+// The fork idiom of any library with a global lock, in a program that uses relo under that lock:
 // at start it registers pthread_atfork(lock M, unlock M, unlock M); a worker thread repeatedly takes M,
 // uses relo (its first use of relo is under M), and releases M; the main thread forks 300 times, and each
 // child uses relo and _exits. A fork handler of relo's that took or waited for anything the worker holds
