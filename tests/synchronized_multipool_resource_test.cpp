@@ -7,6 +7,9 @@
 #include "relo/warm_memory.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -571,6 +574,37 @@ TEST(SynchronizedMultipoolResource, ReleaseWhileThreadsGiveTheirBinsBack) {
         for (void* p : again) r.deallocate(p, 48, 8);
         r.release();
         EXPECT_EQ(upstream.checked().live_blocks(), 0u) << "round " << round;
+    }
+}
+
+// release() of a pool over another, on a thread whose table then needs a slot for the upstream pool: the
+// chunks going back to the upstream make it evict the released pool's own slot (its least recent), whose
+// bins release() holds; that give-back leaves them to the release instead of waiting for it (it waited for
+// good, on its own thread). Run on a thread of its own, so that a hang fails the test.
+TEST(SynchronizedMultipoolResource, ReleaseThatEvictsItsOwnBins) {
+    std::atomic<bool> done{false};
+    std::thread([&] {
+        synchronized_multipool_resource bottom;
+        synchronized_multipool_resource top(&bottom);
+        top.deallocate(top.allocate(16, 8), 16, 8);  // (table: bottom, top: top's chunk came from bottom)
+        top.deallocate(top.allocate(16, 8), 16, 8);  // (top first again, from its bin: no chunk)
+        std::vector<std::unique_ptr<synchronized_multipool_resource>> others;
+        for (int k = 0; k < 3; ++k) {
+            others.push_back(std::make_unique<synchronized_multipool_resource>());
+            others.back()->deallocate(others.back()->allocate(16, 8), 16, 8);
+        }  // (table: the three others, then top; bottom evicted)
+        top.release();
+        EXPECT_EQ(top.bytes_in_use(), 0u);
+        void* p = top.allocate(16, 8);
+        std::memset(p, 1, 16);
+        top.deallocate(p, 16, 8);
+        done = true;
+    }).detach();
+    for (int k = 0; k < 2000 && !done.load(); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!done.load()) {
+        ADD_FAILURE() << "release() waited for its own thread's give-back";
+        std::fflush(nullptr);
+        std::_Exit(1);
     }
 }
 

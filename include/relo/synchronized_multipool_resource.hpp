@@ -212,7 +212,11 @@ public:
                 t->bins()[c].received.store(0, std::memory_order_relaxed);
             }
             reset_limits(*t);
-            t->state.store(t->previous, std::memory_order_release);
+            // (Vacant where their thread let them go meanwhile: left_settling.)
+            unsigned char settling = thread_bins::settling;
+            if (!t->state.compare_exchange_strong(settling, t->previous, std::memory_order_release,
+                                                  std::memory_order_relaxed))
+                t->state.store(thread_bins::vacant, std::memory_order_release);
         }
     }
 
@@ -412,13 +416,14 @@ private:
     ///   vacating -> vacant      vacant; the resource's destructor waits for that short loop;
     ///   taken -> orphaned       the resource's destructor (orphan): their raises' budget given back, they
     ///                           are their thread's, which frees them at its give-back and touches nothing else;
-    ///   vacant or taken ->      release() (settle), for as long as it empties them, then back.
-    ///     settling
+    ///   vacant or taken ->      release() (settle), for as long as it empties them, then back; their
+    ///     settling              thread's give-back meanwhile (release() may run on it, its upstream
+    ///   settling ->             calls giving bins back) leaves them to it as left_settling, then vacant.
+    ///     left_settling
     /// Each change to vacant, taken or orphaned is a release that the next one to touch the bins reads with an
-    /// acquire. The destructor and release() wait for a vacating thread's short loop; a give-back waits for
-    /// a release() in progress.
+    /// acquire. Only the destructor and release() wait, for a vacating thread's short loop.
     struct alignas(64) thread_bins {
-        enum : unsigned char { vacant, taken, vacating, orphaned, settling };
+        enum : unsigned char { vacant, taken, vacating, orphaned, settling, left_settling };
         thread_bins* next = nullptr;  // the resource's list of them (under caches_lock_)
         unsigned char previous = vacant;  // (release()'s: the state to restore)
         synchronized_multipool_resource* resource;  // (their thread reads it only once it took them to vacate)
@@ -594,12 +599,15 @@ private:
         thread_bins* const t = slot.bins;
         slot = {0, nullptr};
         if (t == nullptr) return;
-        unsigned char s = thread_bins::taken;
-        while (!t->state.compare_exchange_weak(s, thread_bins::vacating, std::memory_order_acquire,
-                                               std::memory_order_acquire)) {
+        for (;;) {
+            unsigned char s = thread_bins::taken;
+            if (t->state.compare_exchange_weak(s, thread_bins::vacating, std::memory_order_acquire,
+                                               std::memory_order_acquire))
+                break;
             if (s == thread_bins::orphaned) return thread_bins::destroy(t);
-            if (s == thread_bins::settling) std::this_thread::yield();  // (a release() in progress)
-            s = thread_bins::taken;
+            if (s == thread_bins::settling &&
+                t->state.compare_exchange_weak(s, thread_bins::left_settling, std::memory_order_relaxed))
+                return;  // (release() empties them and makes them vacant)
         }
         t->resource->vacate(*t);
     }
