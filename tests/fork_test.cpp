@@ -147,6 +147,26 @@ struct inherited {
     }
 };
 
+/// Forks a grandchild that runs f while two threads of this process work on `resources`; waits for all.
+/// 0, the grandchild's code (as_grandchild), or 22 when the threads' work failed.
+int while_two_threads_work(const std::vector<std::pmr::memory_resource*>& resources, const std::function<int()>& f) {
+    std::atomic<int> failed{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> threads;
+    for (std::uint32_t t = 0; t < 2; ++t) {
+        threads.emplace_back([&, t] {
+            for (std::uint32_t round = 0; !stop.load(std::memory_order_relaxed) && round < 20; ++round)
+                for (std::pmr::memory_resource* r : resources)
+                    if (work(*r, 7919 * (t + 1) + round, false) != 0) failed.store(1);
+        });
+    }
+    const int grandchild = in_child(grandchild_limit, f);
+    stop.store(true);
+    for (std::thread& t : threads) t.join();
+    if (grandchild != 0) return as_grandchild(grandchild);
+    return failed.load() != 0 ? 22 : 0;
+}
+
 /// What a child does with each resource it inherited: checks and frees the inherited blocks, works; starts
 /// two threads that work too, forks a grandchild while they run that works once more (and forks nothing);
 /// waits for everything. 0, or a code.
@@ -160,25 +180,11 @@ int child_work(const std::vector<std::pmr::memory_resource*>& resources, inherit
     for (std::pmr::memory_resource* r : resources)
         if (const int code = work(*r, seed += 1000)) return code;
     if (!fork_again) return 0;
-    std::atomic<int> failed{0};
-    std::atomic<bool> stop{false};
-    std::vector<std::thread> threads;
-    for (std::uint32_t t = 0; t < 2; ++t) {
-        threads.emplace_back([&, t] {
-            for (std::uint32_t round = 0; !stop.load(std::memory_order_relaxed) && round < 20; ++round)
-                for (std::pmr::memory_resource* r : resources)
-                    if (work(*r, 7919 * (t + 1) + round, false) != 0) failed.store(1);
-        });
-    }
-    const int grandchild = in_child(grandchild_limit, [&] {
+    return while_two_threads_work(resources, [&] {
         for (std::pmr::memory_resource* r : resources)
             if (const int code = work(*r, 99)) return code;
         return 0;
     });
-    stop.store(true);
-    for (std::thread& t : threads) t.join();
-    if (grandchild != 0) return as_grandchild(grandchild);
-    return failed.load() != 0 ? 22 : 0;
 }
 
 // ---- Threads that keep locks busy in the parent.
@@ -319,19 +325,7 @@ void run_scenario(const std::function<int()>& scenario) {
     }
     if (const int code = work(r, 1000)) std::exit(code);
     relo::synchronized_multipool_resource theirs;
-    std::atomic<int> failed{0};
-    std::atomic<bool> stop{false};
-    std::vector<std::thread> threads;
-    for (std::uint32_t t = 0; t < 2; ++t) {
-        threads.emplace_back([&, t] {
-            for (std::uint32_t round = 0; !stop.load(std::memory_order_relaxed) && round < 20; ++round)
-                if (work(theirs, 7919 * (t + 1) + round, false) != 0) failed.store(1);
-        });
-    }
-    const int grandchild = in_child(grandchild_limit, [&]() -> int { std::exit(work(r, 99)); });
-    stop.store(true);
-    for (std::thread& t : threads) t.join();
-    std::exit(grandchild != 0 ? as_grandchild(grandchild) : failed.load() != 0 ? 22 : 0);
+    std::exit(while_two_threads_work({&theirs}, [&]() -> int { std::exit(work(r, 99)); }));
 }
 
 /// Threads that each work once on r and end, one after another, until stopped (each end gives its bins

@@ -30,6 +30,7 @@
 
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vector.hpp"
+#include "../child_process.hpp"
 
 namespace {
 
@@ -66,21 +67,6 @@ bool use_pool(std::pmr::memory_resource& pool, int seed) {
             ++n;
         }
     return ok;
-}
-
-/// The child's code, or -1 when it did not end within 10 s (then killed).
-int wait_for(pid_t pid) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    for (;;) {
-        int status = 0;
-        if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        if (std::chrono::steady_clock::now() > deadline) {
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            return -1;
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
 }
 
 }  // namespace
@@ -120,7 +106,7 @@ int main(int argc, char** argv) {
             break;
         }
         if (pid == 0) ::_exit(use_vectors(child) && (!with_pool || use_pool(*pool, child)) ? 0 : 3);
-        const int code = wait_for(pid);
+        const int code = relo_test::wait_within(pid, std::chrono::seconds(10));
         if (code != 0) {
             std::fprintf(stderr, "child %d: %s (%d)\n", child, code == -1 ? "hung" : "failed", code);
             failed = 1;

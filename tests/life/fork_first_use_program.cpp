@@ -20,6 +20,7 @@
 #include "relo/vector.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"
+#include "../child_process.hpp"
 
 #include "busy_threads.hpp"
 
@@ -59,21 +60,6 @@ bool keep(int seed) {
     return ok;
 }
 
-/// The child's code, or -1 when it did not end within 5 s (then killed).
-int wait_for(pid_t pid) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    for (;;) {
-        int status = 0;
-        if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-        if (std::chrono::steady_clock::now() > deadline) {
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            return -1;
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-}
-
 }  // namespace
 
 int main() {
@@ -95,7 +81,7 @@ int main() {
             const relo::warm_memory_held held = relo::warm_memory();
             ::_exit(held.total() == 0 && held.process_bytes <= relo::warm_memory_limit() ? 0 : 5);
         }
-        const int code = wait_for(pid);
+        const int code = relo_test::wait_within(pid, std::chrono::seconds(5));
         if (code != 0) {
             std::fprintf(stderr, "child %d: %s (%d)\n", c, code == -1 ? "hung" : "failed", code);
             failed = 1;
