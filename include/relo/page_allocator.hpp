@@ -16,7 +16,8 @@
 // reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
 // that, malloc and realloc. A released large block stays warm in its thread's cache for the next one
 // (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
-// and of T, so deallocate(p, n) needs no lookup. docs/measurements/thresholds.md has the measurements behind
+// and of T, so deallocate(p, n) needs no lookup; a large block's header says whether it is a reservation or,
+// when the system gave none (or relo holds reservation_limit() of them), a block from the heap. docs/measurements/thresholds.md has the measurements behind
 // both policies.
 //
 // During constant evaluation every request goes to std::allocator<T>.
@@ -110,6 +111,24 @@ inline std::size_t large_block_cache_bytes() noexcept {
 /// Gives the calling thread's cached large blocks back to the system.
 inline void trim_large_block_cache() noexcept { (void)detail::warm_block_thread_cache::trim(); }
 
+/// The most reservations of address space relo holds before its containers' large blocks come from the
+/// heap instead (default 16,384). A reservation is a large block (kept warm in a cache or not), a
+/// pinned_vector's or a vm_arena's range; the kernel counts two or more mappings for each, and refuses
+/// any mapping past vm.max_map_count (65,530 by default on Linux): then the C library's malloc fails too,
+/// and so would every vector. A block on the heap grows by realloc, as std::vector's would, and stays
+/// there. pinned_vector and vm_arena need their reservation and take it up to the system's limit.
+inline std::size_t reservation_limit() noexcept {
+    return detail::large_block_reservation_limit.load(detail::memory_order_relaxed);
+}
+/// Sets reservation_limit() for the whole process, from the next large block on.
+inline void set_reservation_limit(std::size_t count) noexcept {
+    detail::large_block_reservation_limit.store(count, detail::memory_order_relaxed);
+}
+/// The reservations of address space relo holds now, cached ones included.
+inline std::size_t reservations_held() noexcept {
+    return detail::os::reservations_held.load(detail::memory_order_relaxed);
+}
+
 namespace detail {
 
 /// page_allocator's work on bytes, shared by every element type with the same policy, alignment and mapping
@@ -125,7 +144,7 @@ struct page_blocks {
     static constexpr std::size_t usable_size_query_bytes = 256;
 
     static constexpr large_block_options options() noexcept {
-        return {Policy::reservation_factor, Policy::huge_page_threshold};
+        return {Policy::reservation_factor, Policy::huge_page_threshold, Alignment};
     }
     static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= Threshold; }
 

@@ -1,7 +1,9 @@
 // relo/detail/errors.hpp — the error policy, in one place: every exception relo throws is thrown here.
 //
 //   std::bad_alloc              an allocation or commit failed, or an inplace_vector would exceed its
-//                               capacity (P0843); a refused reservation of address space says how large it was;
+//                               capacity (P0843); a refused reservation of address space (pinned_vector's,
+//                               vm_arena's) says how large it was and names the limits that refuse one;
+//                               (relo::vector's and small_vector's large blocks take the heap instead);
 //                               a block larger than max_block_bytes (with its header and alignment slack),
 //                               or at an alignment that is no power of two or above max_block_alignment,
 //                               refused before any upstream is asked (check_block_size)

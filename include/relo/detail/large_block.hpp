@@ -6,6 +6,11 @@
 // `offset` bytes of the reservation hold its reserved and committed lengths, so the block needs no side
 // table; the elements start at `offset` (a multiple of their alignment, at most a page).
 //
+// Mappings are a resource like memory: when the system refuses a reservation or a commit (Linux's
+// vm.max_map_count, which then fails the C library's malloc too), or relo holds relo::reservation_limit()
+// reservations, a block comes from the heap instead, its header saying so (reserved 0); it grows by realloc
+// there, and a reserved block that cannot move into a new reservation moves its bytes to the heap.
+//
 // The warm-block cache: a released block (on 4 KiB pages) stays with its thread, its committed pages
 // still in place, up to large_block_cache_limit() committed bytes (64 MiB by default) and 256 blocks, and
 // serves the thread's next large block whose size its reservation holds (the block that best fits). A
@@ -34,6 +39,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "relo/detail/config.hpp"
@@ -51,9 +58,16 @@ namespace detail {
 struct large_block_options {
     std::size_t reservation_factor;   // reserve this many times the bytes asked for (1 = exactly)
     std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
+    std::size_t alignment = alignof(std::max_align_t);  // the elements' (a block from the heap keeps it)
 };
 
 inline atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
+
+/// relo::reservation_limit(): past this many reservations held (os::reservations_held), large blocks come
+/// from the heap. A block is two of the kernel's mappings or more (its pages, its reserved tail, moved
+/// pages): 16,384 blocks leave at least half of Linux's default vm.max_map_count (65,530) to the rest of
+/// the process, whose malloc also fails when they are used up (brk needs one as much as mmap).
+inline atomic<std::size_t> large_block_reservation_limit{16384};
 
 /// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
 /// the thread ends, after which blocks go straight back to the system, on a trim, or at a keep after an
@@ -96,46 +110,33 @@ public:
     }
 
     /// A new block for `bytes` bytes of elements: the thread's cached block that best fits them
-    /// (take_cached), or a fresh reservation. Throws std::bad_alloc.
+    /// (take_cached), or a fresh reservation, or, when the system gives none (the process's mappings or
+    /// relo::reservation_limit() used up), a block from the heap. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         check_block_size(bytes, 1, offset);  // (the reservation starts on a page: the header holds the alignment)
         const std::size_t committed = committed_length(offset + bytes, opt);
         if (cacheable(opt)) {
             if (char* base = take_cached(committed)) {
                 const std::size_t warm = header(base)->committed;
-                if (warm < committed) {
-                    if (!os::commit(base + warm, committed - warm)) {
-                        os::release(base, header(base)->reserved);
-                        throw_bad_alloc();
-                    }
-                    header(base)->committed = committed;
+                if (warm >= committed || os::commit(base + warm, committed - warm)) {
+                    if (warm < committed) header(base)->committed = committed;
+                    return {base + offset, committed - offset};
                 }
-                return {base + offset, committed - offset};
+                os::release(base, header(base)->reserved);
             }
         }
-        std::size_t reserved = reservation_for(offset, bytes, committed, opt);
-        // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
-        // pages once it has grown over the threshold, even if it starts smaller.
-        void* base = reserve_aligned(reserved, opt);
-        if (base == nullptr && reserved != committed) {  // e.g. under RLIMIT_AS: no headroom, then
-            reserved = committed;
-            base = reserve_aligned(reserved, opt);
-        }
-        if (base == nullptr) throw_bad_alloc();
-        if (uses_huge_pages(committed, opt)) os::advise_huge_pages(base, reserved);
-        if (!os::commit(base, committed)) {
-            os::release(base, reserved);
-            throw_bad_alloc();
-        }
-        *header(base) = {reserved, committed, {}, 0};
-        return {static_cast<char*>(base) + offset, committed - offset};
+        if (char* base = reserve_block(offset, bytes, committed, opt)) return {base + offset, committed - offset};
+        return allocate_on_heap(offset, bytes, opt);
     }
 
-    /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system otherwise.
-    /// (Out of line: inlined into a container's destructor, it took registers from the loop before it.)
+    /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system (or the
+    /// heap) otherwise. (Out of line: inlined into a container's destructor, it took registers from the
+    /// loop before it.)
     RELO_NOINLINE static void release(void* data, std::size_t offset, large_block_options opt) noexcept {
         char* base = static_cast<char*>(data) - offset;
-        if (cacheable(opt)) {
+        if (on_heap(base)) {
+            free_on_heap(base, opt);
+        } else if (cacheable(opt)) {
             cache(base);
         } else {
             os::release(base, header(base)->reserved);
@@ -155,6 +156,7 @@ public:
                                 large_block_options opt) noexcept {
         if (!fits_in_block(new_bytes, 1, offset)) return false;
         char* base = static_cast<char*>(data) - offset;
+        if (on_heap(base)) return new_bytes <= old_bytes || usable_on_heap(base, opt) - offset >= new_bytes;
         const std::size_t reserved = header(base)->reserved;
         const std::size_t committed = header(base)->committed;  // (a warm block may have more than old_bytes need)
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);
@@ -176,13 +178,15 @@ public:
         return true;
     }
 
-    /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place.
-    /// The bytes are kept. Throws std::bad_alloc; then nothing changed.
+    /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place
+    /// (its bytes into a block from the heap when the system gives no reservation; a block on the heap
+    /// stays there: realloc). The bytes are kept. Throws std::bad_alloc; then nothing changed.
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             large_block_options opt) {
+        char* base = static_cast<char*>(data) - offset;
+        if (on_heap(base)) return reallocate_on_heap(base, offset, old_bytes, new_bytes, opt);
         if (resize_in_place(data, offset, old_bytes, new_bytes, opt)) return data;
         check_block_size(new_bytes, 1, offset);
-        char* base = static_cast<char*>(data) - offset;
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = header(base)->committed;
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);  // (> old_committed)
@@ -192,7 +196,7 @@ public:
             reserved = new_committed;
             target = reserve_aligned(reserved, opt);
         }
-        if (target == nullptr) throw_bad_alloc();
+        if (target == nullptr) return move_to_heap(base, offset, old_bytes, new_bytes, opt);
         // The pages move mapping by mapping while the header can record where the new mappings begin;
         // past that, a copy makes the block one mapping again.
         const block_header old = *header(base);
@@ -205,9 +209,9 @@ public:
             } else {
                 os::copy_to(base, old_committed, old_reserved, new_committed, target);
             }
-        } catch (...) {
+        } catch (const std::bad_alloc&) {  // (the new pages refused: the process's mappings are used up)
             os::release(target, reserved);
-            throw;
+            return move_to_heap(base, offset, old_bytes, new_bytes, opt);
         }
         // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
         if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
@@ -224,7 +228,7 @@ public:
 private:
     static constexpr std::size_t max_mapping_starts = 5;
     struct block_header {
-        std::size_t reserved;   // the reservation's length
+        std::size_t reserved;   // the reservation's length; 0: a block from the heap (allocate_on_heap)
         std::size_t committed;  // its committed prefix's length
         // Where the kernel's mappings of the reservation begin, past the first (and past `committed`, the
         // end of the pages with access), ascending. A new reservation is one mapping; moving a block's pages
@@ -242,6 +246,80 @@ public:
 
 private:
     static block_header* header(void* base) noexcept { return static_cast<block_header*>(base); }
+
+    /// Reserves and commits a block of `committed` bytes whose elements start at `offset`; nullptr when
+    /// the system refuses.
+    static char* reserve_block(std::size_t offset, std::size_t bytes, std::size_t committed,
+                               const large_block_options& opt) noexcept {
+        std::size_t reserved = reservation_for(offset, bytes, committed, opt);
+        // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
+        // pages once it has grown over the threshold, even if it starts smaller.
+        void* base = reserve_aligned(reserved, opt);
+        if (base == nullptr && reserved != committed) {  // e.g. under RLIMIT_AS: no headroom, then
+            reserved = committed;
+            base = reserve_aligned(reserved, opt);
+        }
+        if (base == nullptr) return nullptr;
+        if (uses_huge_pages(committed, opt)) os::advise_huge_pages(base, reserved);
+        if (!os::commit(base, committed)) {
+            os::release(base, reserved);
+            return nullptr;
+        }
+        *header(base) = {reserved, committed, {}, 0};
+        return static_cast<char*>(base);
+    }
+
+    // A block from the heap stands in for a reservation the system refused: `offset` + the elements'
+    // bytes from malloc (aligned_malloc at `offset` for over-aligned elements), its header's `reserved` 0
+    // and `committed` its length. It grows by realloc and is never cached.
+    static bool on_heap(char* base) noexcept { return header(base)->reserved == 0; }
+    static bool over_aligned(const large_block_options& opt) noexcept {
+        return opt.alignment > alignof(std::max_align_t);
+    }
+    static allocation allocate_on_heap(std::size_t offset, std::size_t bytes, const large_block_options& opt) {
+        const std::size_t length = offset + bytes;  // (check_block_size: no overflow)
+        void* base = over_aligned(opt) ? os::aligned_malloc(length, offset) : std::malloc(length);
+        if (base == nullptr) throw_bad_alloc();
+        *header(base) = {0, length, {}, 0};
+        return {static_cast<char*>(base) + offset, bytes};
+    }
+    static void free_on_heap(char* base, const large_block_options& opt) noexcept {
+        if (over_aligned(opt)) {
+            os::aligned_free(base);
+        } else {
+            std::free(base);
+        }
+    }
+    static std::size_t usable_on_heap(char* base, const large_block_options& opt) noexcept {
+        const std::size_t length = header(base)->committed;
+        return over_aligned(opt) ? length : os::malloc_usable_bytes(base, length);
+    }
+    static void* reallocate_on_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
+                                    const large_block_options& opt) {
+        check_block_size(new_bytes, 1, offset);
+        if (over_aligned(opt)) {
+            void* moved = copy_to_heap(base + offset, offset, old_bytes, new_bytes, opt);
+            free_on_heap(base, opt);
+            return moved;
+        }
+        void* moved = std::realloc(base, offset + new_bytes);
+        if (moved == nullptr) throw_bad_alloc();
+        header(moved)->committed = offset + new_bytes;
+        return static_cast<char*>(moved) + offset;
+    }
+    /// The bytes of a reserved block moved into a block from the heap, the reservation given back.
+    static void* move_to_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
+                              const large_block_options& opt) {
+        void* moved = copy_to_heap(base + offset, offset, old_bytes, new_bytes, opt);
+        os::release(base, header(base)->reserved);
+        return moved;
+    }
+    static void* copy_to_heap(const char* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
+                              const large_block_options& opt) {
+        const allocation fresh = allocate_on_heap(offset, new_bytes, opt);
+        std::memcpy(fresh.data, data, old_bytes < new_bytes ? old_bytes : new_bytes);
+        return fresh.data;
+    }
 
     /// Blocks on huge pages are not cached: a range once advised MADV_HUGEPAGE keeps the advice.
     static bool cacheable(const large_block_options& opt) noexcept {
@@ -337,6 +415,8 @@ private:
 
     /// Reserves `length` bytes; aligned to a huge page when the block may use huge pages within it.
     static void* reserve_aligned(std::size_t length, const large_block_options& opt) noexcept {
+        if (os::reservations_held.load(memory_order_relaxed) >= large_block_reservation_limit.load(memory_order_relaxed))
+            return nullptr;
         return os::try_reserve_aligned(length, uses_huge_pages(length, opt) ? os::huge_page_size() : 0);
     }
 

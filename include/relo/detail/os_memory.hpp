@@ -148,25 +148,45 @@ inline void aligned_free(void* p) noexcept {
 #endif
 }
 
-/// Gives back a whole reservation, [p, p + bytes), as reserve() made it (on POSIX systems, also a
-/// page-aligned part of one).
+/// The reservations relo holds: large blocks, pinned_vector's and vm_arena's ranges, cached ones included
+/// (one to a few of the kernel's mappings each). detail/large_block.hpp takes no more past its limit.
+inline atomic<std::size_t> reservations_held{0};
+inline void count_reservation() noexcept { reservations_held.fetch_add(1, memory_order_relaxed); }
+inline void uncount_reservation() noexcept { reservations_held.fetch_sub(1, memory_order_relaxed); }
+
+/// Unmaps a page-aligned part of a reservation (POSIX) without ending it.
+inline void unmap_part(void* p, std::size_t bytes) noexcept {
+#if !RELO_OS_WINDOWS
+    if (bytes != 0) (void)::munmap(p, round_up_to_pages(bytes));
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/// Gives back a whole reservation, [p, p + bytes), as reserve() made it; on POSIX systems also what is
+/// left of one whose other pages moved away (remap_to), bytes 0 when nothing is.
 inline void release(void* p, std::size_t bytes) noexcept {
-    if (p == nullptr || bytes == 0) return;
+    if (p == nullptr) return;
+    uncount_reservation();
 #if RELO_OS_WINDOWS
+    (void)bytes;
     (void)::VirtualFree(p, 0, MEM_RELEASE);
 #else
-    (void)::munmap(p, round_up_to_pages(bytes));
+    unmap_part(p, bytes);
 #endif
 }
 
 /// Reserve `bytes` of address space with no access and no backing store; nullptr on failure.
 inline void* try_reserve(std::size_t bytes) noexcept {
 #if RELO_OS_WINDOWS
-    return ::VirtualAlloc(nullptr, round_up_to_pages(bytes), MEM_RESERVE, PAGE_NOACCESS);
+    void* p = ::VirtualAlloc(nullptr, round_up_to_pages(bytes), MEM_RESERVE, PAGE_NOACCESS);
 #else
     void* p = ::mmap(nullptr, round_up_to_pages(bytes), PROT_NONE, reserve_flags, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
+    if (p == MAP_FAILED) p = nullptr;
 #endif
+    if (p != nullptr) count_reservation();
+    return p;
 }
 
 /// Reserve `bytes` of address space with no access and no backing store. Throws std::bad_alloc.
@@ -190,8 +210,9 @@ inline void* try_reserve_aligned(std::size_t bytes, std::size_t alignment) noexc
         void* raw = try_reserve(length + alignment);
         if (raw == nullptr) return nullptr;
         const auto aligned = (reinterpret_cast<std::uintptr_t>(raw) + mask) & ~mask;
-        release(raw, length + alignment);
+        (void)::VirtualFree(raw, 0, MEM_RELEASE);  // (the count stays: this reservation takes its place)
         if (void* p = ::VirtualAlloc(reinterpret_cast<void*>(aligned), length, MEM_RESERVE, PAGE_NOACCESS)) return p;
+        uncount_reservation();
     }
     return nullptr;
 #else
@@ -199,9 +220,8 @@ inline void* try_reserve_aligned(std::size_t bytes, std::size_t alignment) noexc
     char* raw = static_cast<char*>(try_reserve(length + alignment));
     if (raw == nullptr) return nullptr;
     char* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(raw) + mask) & ~mask);
-    if (aligned != raw) release(raw, static_cast<std::size_t>(aligned - raw));
-    const std::size_t tail = static_cast<std::size_t>((raw + length + alignment) - (aligned + length));
-    if (tail != 0) release(aligned + length, tail);
+    unmap_part(raw, static_cast<std::size_t>(aligned - raw));
+    unmap_part(aligned + length, static_cast<std::size_t>((raw + length + alignment) - (aligned + length)));
     return aligned;
 #endif
 }
@@ -361,6 +381,7 @@ inline bool environment_variable(const char* name, char* buffer, std::size_t siz
 }
 
 }  // namespace detail::os
+
 RELO_ABI_NAMESPACE_END
 }  // namespace relo
 
