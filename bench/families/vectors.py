@@ -83,6 +83,12 @@ ENV_TARGETS = [
 ]
 
 
+# The fault rule every vector experiment in one process or many holds relo to: no more minor page faults
+# than std::vector in the same program state (a tenth and 100 pages of slack for the runs' own noise).
+FAULTS_TARGET = Target("minor page faults ≤ 1.1× std::vector's + 100 in every cell", "relo", "std", 1.1,
+                       metric="minor_faults", allowance=100)
+
+
 def churn_scale(ctx):
     """At least this many builds per cell, and about this many elements in all: a cell of 10^3 elements
     built 4 times took 6-25 µs, which the clock and the VM's noise decided (ratios of 0.7-1.8 across rounds)."""
@@ -141,7 +147,7 @@ def experiments(ctx):
             "for every implementation. boost-gf2 is boost::container::vector with growth factor 2, as the thesis "
             "configured it.", PROGRAM, impls, "std", cells,
             summary=relo_against_peers(impls), chart_by=lambda cell: cell.split("/")[0],
-            targets=ENV_TARGETS + [against_fastest(optional)]),
+            section=faults_section, targets=ENV_TARGETS + [against_fastest(optional), FAULTS_TARGET]),
         Experiment(
             "vector-env-long", "The thesis's vector environment in a long-lived process",
             "The same cells, every implementation in one process (bench/support/heap_history.hpp): first a "
@@ -150,8 +156,8 @@ def experiments(ctx):
             "turn, twice, other allocations between any two runs; the second turn is measured. What a "
             "program that has run for a while sees: its memory is warm, and glibc keeps blocks up to 24 MiB "
             "in its heap.", PROGRAM, impls, "std", cells, summary=relo_against_peers(impls),
-            chart_by=lambda cell: cell.split("/")[0], one_process=True,
-            targets=[against_fastest(optional)]),
+            chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
+            targets=[against_fastest(optional), FAULTS_TARGET]),
         Experiment(
             "vector-churn", "Build and destroy: memory given back, used again",
             "A vector of n elements built by push_back (no reserve) and destroyed, again and again after 2 "

@@ -73,15 +73,23 @@ RELO_ALWAYS_INLINE inline void check_block_size(std::size_t bytes, std::size_t a
     if (RELO_UNLIKELY(!fits_in_block(bytes, alignment, header))) throw_bad_alloc();
 }
 
-/// The std::bad_alloc of a reservation of address space that the system refused, naming its size and the
-/// limits that refuse one.
+/// The std::bad_alloc of a reservation of address space, or of a commit in one, that the system refused,
+/// naming its size and the limits that refuse one.
 class reservation_failure : public std::bad_alloc {
 public:
-    explicit reservation_failure(std::size_t bytes) noexcept {
-        std::snprintf(what_, sizeof what_,
-                      "relo: cannot reserve %zu bytes of address space: the process's address space (RLIMIT_AS, "
-                      "128 TiB on x86-64) or its number of mappings (vm.max_map_count on Linux) is used up",
-                      bytes);
+    enum class step { reserve, commit };
+    explicit reservation_failure(std::size_t bytes, step what = step::reserve) noexcept {
+        if (what == step::reserve) {
+            std::snprintf(what_, sizeof what_,
+                          "relo: cannot reserve %zu bytes of address space: the process's address space (RLIMIT_AS, "
+                          "128 TiB on x86-64) or its number of mappings (vm.max_map_count on Linux) is used up",
+                          bytes);
+        } else {
+            std::snprintf(what_, sizeof what_,
+                          "relo: cannot commit %zu bytes of a reservation: the system's memory (its commit limit, "
+                          "a cgroup's) or the process's number of mappings (vm.max_map_count on Linux) is used up",
+                          bytes);
+        }
     }
     const char* what() const noexcept override { return what_; }
 
@@ -90,6 +98,9 @@ private:
 };
 
 [[noreturn]] RELO_COLD inline void throw_reservation_failure(std::size_t bytes) { throw reservation_failure(bytes); }
+[[noreturn]] RELO_COLD inline void throw_commit_failure(std::size_t bytes) {
+    throw reservation_failure(bytes, reservation_failure::step::commit);
+}
 [[noreturn]] RELO_COLD inline void throw_bad_array_new_length() { throw std::bad_array_new_length(); }
 #if defined(RELO_DETAIL_LIBSTDCXX_COMPONENTS)
 // libstdc++'s own throwing functions (what its containers call): <stdexcept> would bring <string>.

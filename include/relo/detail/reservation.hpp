@@ -230,7 +230,7 @@ private:
                                  const commit_rule& rule) {
         std::size_t length = commit_length(target, rule);
         if (length > reserved) length = reserved;
-        if (!os::commit(base + committed, length - committed)) throw_bad_alloc();
+        if (!os::commit(base + committed, length - committed)) throw_commit_failure(length - committed);
         // Crossing the threshold: the pages faulted from now on are huge. The whole range (guard page
         // included) is advised, so that it stays two mappings.
         if (!uses_huge_pages(committed, rule) && uses_huge_pages(length, rule))
