@@ -52,6 +52,7 @@ void run_env_case(const options& opt, json_line& out) {
         elapsed = now_seconds() - start;
         final_size = env.total_size();
         keep(final_size);
+        if (opt.number("pin-top", 0) != 0) pin_heap_top();  // (before the vectors die: above their blocks)
     }
     out.add("time_s", elapsed).add("elements", static_cast<long>(final_size));
     out.add_process_counters(before);

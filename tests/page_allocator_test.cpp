@@ -1,6 +1,7 @@
 // tests/page_allocator_test.cpp — relo::page_allocator: both block kinds, the expansion protocol, and the
 // crossings between malloc and mappings.
 #include "relo/page_allocator.hpp"
+#include "relo/warm_memory.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -80,16 +81,21 @@ TEST(PageAllocator, RelocatableTypesUseMappingsFromTheThreshold) {
     a.deallocate(big.ptr, big.count);
 }
 
-// Sets the warm-block cache's limit for a test, starting and ending with an empty cache.
+// Sets the warm-block cache's limit for a test, starting and ending with an empty cache, under a process
+// budget of 256 MiB: the blocks it makes are reservations (within the budget) and the cache's own limit
+// is what is tested.
 struct warm_cache_limit {
     std::size_t saved = relo::large_block_cache_limit();
+    std::size_t saved_budget = relo::warm_memory_limit();
     explicit warm_cache_limit(std::size_t bytes) {
         relo::trim_large_block_cache();
         relo::set_large_block_cache_limit(bytes);
+        relo::set_warm_memory_limit(std::size_t{256} << 20);
     }
     ~warm_cache_limit() {
         relo::trim_large_block_cache();
         relo::set_large_block_cache_limit(saved);
+        relo::set_warm_memory_limit(saved_budget);
     }
 };
 
@@ -120,16 +126,20 @@ TEST(WarmBlockCache, TheNextLargeBlockOfTheThreadIsTheLastReleasedOneWithItsPage
     EXPECT_EQ(resident_pages(p, page()), static_cast<std::size_t>(-1)) << "trimmed: unmapped";
 }
 
+// (Each block is made under a limit that lets it be a reservation, and given back under the limit tested:
+// relo maps no more than its cache can keep, so a block made under a small limit comes from the heap.)
 TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
     relo::page_allocator<int> a;
     const std::size_t n = 8 * mib / sizeof(int);
     {
-        warm_cache_limit limit(3 * mib);
+        warm_cache_limit limit(64 * mib);
         int* p = a.allocate(n);
         fill(p, n);
+        relo::set_large_block_cache_limit(3 * mib);
         a.deallocate(p, n);
         EXPECT_EQ(relo::large_block_cache_bytes(), 3 * mib) << "cut to the limit";
         EXPECT_LE(resident_pages(p, 8 * mib), 3 * mib / page());
+        relo::set_large_block_cache_limit(64 * mib);
         int* q = a.allocate(n);  // the cached block, committed again beyond what it kept
         EXPECT_EQ(q, p);
         fill(q, n);
@@ -137,8 +147,9 @@ TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
         a.deallocate(q, n);
     }
     {
-        warm_cache_limit limit(0);
+        warm_cache_limit limit(64 * mib);
         int* p = a.allocate(n);
+        relo::set_large_block_cache_limit(0);
         a.deallocate(p, n);
         EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
         EXPECT_EQ(resident_pages(p, page()), static_cast<std::size_t>(-1)) << "given back at once";
@@ -156,10 +167,11 @@ TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
         EXPECT_NE(resident_pages(blocks[299].first, page()), static_cast<std::size_t>(-1)) << "the newest stay";
     }
     {
-        warm_cache_limit limit(3 * mib + 512 * 1024);  // room for three 1 MiB blocks: the oldest go first
+        warm_cache_limit limit(64 * mib);
         std::vector<int*> blocks;
         const std::size_t count = mib / sizeof(int);
         for (std::size_t i = 0; i < 5; ++i) blocks.push_back(a.allocate(count));
+        relo::set_large_block_cache_limit(3 * mib + 512 * 1024);  // room for three 1 MiB blocks: the oldest go first
         for (int* p : blocks) a.deallocate(p, count);
         EXPECT_LE(relo::large_block_cache_bytes(), 3 * mib + 512 * 1024);
         for (std::size_t i = 0; i < 2; ++i)
@@ -360,6 +372,28 @@ TEST(PageAllocator, ImpossibleSizesThrow) {
     large_int_allocator large;
     EXPECT_THROW((void)large.allocate(large.max_size() + 1), std::bad_array_new_length);
     EXPECT_THROW((void)large.allocate(large.max_size()), std::bad_alloc);
+}
+
+// A policy written before heap_maps_fresh_from existed (not derived from page_allocator_policy) still
+// works, with page_allocator_policy's value.
+struct policy_of_old {
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
+    static constexpr std::size_t other_mapping_threshold = std::size_t{128} << 10;
+    static constexpr std::size_t reservation_factor = 4;
+    static constexpr std::size_t huge_page_threshold = static_cast<std::size_t>(-1);
+    static constexpr std::size_t realloc_threshold = 1024;
+};
+static_assert(relo::detail::heap_maps_fresh_from_of<policy_of_old>::value ==
+              relo::page_allocator_policy::heap_maps_fresh_from);
+
+TEST(PageAllocator, APolicyWithoutHeapMapsFreshFrom) {
+    relo::page_allocator<int, policy_of_old> a;
+    std::size_t n = threshold_ints * 2;
+    int* p = a.allocate(n);
+    fill(p, n);
+    p = a.reallocate(p, n, n * 8);
+    expect_filled(p, n);
+    a.deallocate(p, n * 8);
 }
 
 TEST(PageAllocator, OverAlignedBlocks) {

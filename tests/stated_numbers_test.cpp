@@ -368,9 +368,9 @@ static_assert(RELO_VERSION_MAJOR == project_version[0] && RELO_VERSION_MINOR == 
 static_assert(RELO_VERSION == RELO_VERSION_MAJOR * 10000 + RELO_VERSION_MINOR * 100 + RELO_VERSION_PATCH);
 
 // docs/settings.md, docs/headers.md, docs/decisions.md, docs/life_in_a_process.md and relo/warm_memory.hpp: the
-// warm budget's defaults, 32 MiB and 1 s, as the build states them (the tests settings_* read them in a
+// warm budget's defaults, 64 MiB and 1 s, as the build states them (the tests settings_* read them in a
 // process of their own, with and without the environment's).
-static_assert(RELO_DEFAULT_WARM_MEMORY_LIMIT == 32 * mib);
+static_assert(RELO_DEFAULT_WARM_MEMORY_LIMIT == 64 * mib);
 static_assert(RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS == 1000);
 
 }  // namespace

@@ -7,6 +7,7 @@
 // idle_warm_memory_can_be_trimmed keep their documented behaviour (one test each).
 #include "relo/warm_memory.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -266,7 +267,7 @@ TEST_F(WarmMemory, AThreadsCachesClosedEarlyKeepNothing) {
 }
 #endif
 
-TEST_F(WarmMemory, TheDefaultProcessBudgetIs32MiB) { EXPECT_EQ(relo::warm_memory_limit(), 32 * mib); }
+TEST_F(WarmMemory, TheDefaultProcessBudgetIs64MiB) { EXPECT_EQ(relo::warm_memory_limit(), 64 * mib); }
 
 /// Threads that each give back a vector of `ints` ints and a multipool's chunks, then wait until told to
 /// end; what each thread's caches hold, read while all of them are alive.
@@ -340,7 +341,9 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     std::size_t other_thread_kept = 0;
     std::size_t process_with_both = 0;
     std::thread([&] {
-        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+        // (32 MiB: a reservation whatever relo holds; a smaller block would come from the heap, past what
+        // the budget can keep warm)
+        { const relo::vector<int> v(std::size_t{8} << 20, 1); }
         other_thread_kept = relo::warm_memory().total();
         process_with_both = process_bytes();
     }).join();
@@ -355,6 +358,37 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     EXPECT_EQ(process_bytes(), kept);
     relo::trim_warm_memory();
     EXPECT_EQ(process_bytes(), 0u);
+}
+
+// relo maps no more than its warm budget can keep: past it a large block comes from the heap (as
+// std::vector's), a block that would grow past it moves there, and a block of 32 MiB or more is a
+// reservation whatever relo holds (the heap would map it fresh anyway). Seen in reservations_held().
+TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
+    relo::set_warm_memory_limit(others() + 10 * mib);
+    const std::size_t held = relo::reservations_held();
+    constexpr std::size_t four_mib = std::size_t{1} << 20;  // ints
+    relo::vector<int> a(four_mib, 1);
+    relo::vector<int> b(four_mib, 2);
+    EXPECT_EQ(relo::reservations_held(), held + 2) << "8 MiB: within the budget";
+    relo::vector<int> c(four_mib, 3);
+    EXPECT_EQ(relo::reservations_held(), held + 2) << "12 MiB: the third from the heap";
+    std::vector<int> model(four_mib, 1);
+    const int* before = a.data();
+    for (int i = 0; i < static_cast<int>(four_mib); ++i) {
+        a.push_back(i);  // past its committed pages, past the budget: moved to the heap
+        model.push_back(i);
+    }
+    EXPECT_NE(a.data(), before);
+    EXPECT_TRUE(std::equal(a.begin(), a.end(), model.begin(), model.end()));
+    relo::trim_large_block_cache();
+    EXPECT_EQ(relo::reservations_held(), held + 1) << "a's reservation went (to the cache, then trimmed)";
+    relo::vector<int> d(std::size_t{8} << 20, 4);
+    EXPECT_EQ(relo::reservations_held(), held + 2) << "32 MiB: a reservation whatever relo holds";
+    for (int i = 0; i < 100000; ++i) c.push_back(i);  // a block from the heap grows there
+    EXPECT_EQ(c[four_mib - 1], 3);
+    EXPECT_EQ(c.back(), 99999);
+    EXPECT_EQ(b[0], 2);
+    EXPECT_EQ(d.back(), 4);
 }
 
 TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {

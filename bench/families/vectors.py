@@ -44,6 +44,13 @@ def env_cells(ctx):
     return cells
 
 
+def pinned_cells(ctx, cells):
+    """The push-only cells with the heap's top pinned: 10 and 100 vectors in the quick suite, all in --full."""
+    counts = ctx.pick({"smoke": ("10",), "quick": ("10", "100"), "full": ("1", "10", "50", "100")})
+    return [(label, args + ["--pin-top", "1"]) for label, args in cells
+            if label.startswith("push-only/") and label.split("/")[2] in counts]
+
+
 def loop_cells(ctx):
     """The POD slides' loops: a fresh vector and n push_backs, repeated to about the same total."""
     sizes = ctx.pick({"smoke": [10, 1000], "quick": [10, 100, 1000, 10 ** 5, 10 ** 6],
@@ -159,6 +166,17 @@ def experiments(ctx):
             chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
             targets=[against_fastest(optional), FAULTS_TARGET]),
         Experiment(
+            "vector-env-pinned", "The thesis's vector environment in a long-lived process whose heap keeps "
+            "what it frees",
+            "As vector-env-long, push-only, with one difference: right after each run's pushes a page of the "
+            "system break is taken and kept (bench/support/heap_history.hpp, pin_heap_top), so glibc cannot "
+            "trim its heap when the vectors die and std::vector's next blocks come back warm, as in a program "
+            "whose later allocations sit above its vectors. The state where relo's own mappings once faulted "
+            "thousands of pages a run against std::vector's few (docs/measurements/thresholds.md, \"Warm "
+            "memory first\").", PROGRAM, impls, "std", pinned_cells(ctx, cells), summary=relo_against_peers(impls),
+            chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
+            targets=[against_fastest(optional), FAULTS_TARGET]),
+        Experiment(
             "vector-churn", "Build and destroy: memory given back, used again",
             "A vector of n elements built by push_back (no reserve) and destroyed, again and again after 2 "
             f"untimed rounds ({churn_scale(ctx)[1]:,} elements in all, at least {churn_scale(ctx)[0]} builds), "
@@ -215,7 +233,8 @@ def experiments(ctx):
         Experiment(
             "global-allocators", "std::vector and relo::vector over other malloc implementations",
             "The same cases with jemalloc, mimalloc and tcmalloc as the process's malloc (LD_PRELOAD of "
-            "Debian's packages), against std::vector on glibc. relo's large blocks do not use malloc.",
+            "Debian's packages), against std::vector on glibc. relo's large blocks use malloc only past what relo "
+            "can keep warm (its warm budget) and below 32 MiB.",
             PROGRAM, global_impls, "std",
             chosen({"push-only/int/1", "push-only/string/10", "push-only/test_type/100", "push-cons-dest/int",
                     "push-cons-dest/string", "all/array", "all/test_type", "int/n=1000", "thingie/n=100000"})),

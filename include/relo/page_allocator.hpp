@@ -14,7 +14,9 @@
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
 // pages only). By default trivially relocatable types use large blocks from 64 KiB (they move into a larger
 // reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
-// that, malloc and realloc. A released large block stays warm in its thread's cache for the next one
+// that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
+// and cached large blocks within the warm budget), or from 32 MiB; past that it comes from the heap, as
+// std::vector's would (detail/large_block.hpp, "Warm memory first"). A released large block stays warm in its thread's cache for the next one
 // (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
 // and of T, so deallocate(p, n) needs no lookup; a large block's header says whether it is a reservation or,
 // when the system gave none (or relo holds reservation_limit() of them), a block from the heap. docs/measurements/thresholds.md has the measurements behind
@@ -50,7 +52,8 @@ namespace relo {
 RELO_ABI_NAMESPACE_BEGIN
 
 /// Where page_allocator switches from malloc to its own large blocks, and how those behave. A custom
-/// policy is any type with these static members; pass it as page_allocator's second argument.
+/// policy is any type with these static members (heap_maps_fresh_from may be left out: then 32 MiB); pass
+/// it as page_allocator's second argument.
 /// docs/measurements/thresholds.md has the measurements behind each value.
 struct page_allocator_policy {
     /// For trivially relocatable T: blocks of at least this many bytes are large blocks. realloc would move
@@ -74,6 +77,12 @@ struct page_allocator_policy {
     /// every machine (docs/measurements/thresholds.md, "Huge pages for the other types").
     /// large_block_policy uses them from 2 MiB.
     static constexpr std::size_t huge_page_threshold = static_cast<std::size_t>(-1);
+    /// Large blocks of at least this many bytes are reservations whatever relo holds. Smaller ones are
+    /// reservations while relo's live large blocks commit no more than the warm budget can keep
+    /// (warm_memory_limit()), so that every page relo maps serves again warm, and come from the heap past
+    /// it, where the pages std::vector's blocks free are. Why 32 MiB: glibc maps every block that large
+    /// fresh (its mmap threshold rises no further), so a reservation faults no more than the heap would.
+    static constexpr std::size_t heap_maps_fresh_from = std::size_t{32} << 20;
     /// Small blocks below this many bytes grow by malloc-copy-free (which hits malloc's per-thread cache)
     /// rather than by realloc (which does not); from it on, realloc may extend the block in place.
     static constexpr std::size_t realloc_threshold = 1024;
@@ -131,6 +140,13 @@ inline std::size_t reservations_held() noexcept {
 
 namespace detail {
 
+/// Policy::heap_maps_fresh_from, or page_allocator_policy's for a policy written before it existed.
+template <class Policy, class = void>
+struct heap_maps_fresh_from_of : std::integral_constant<std::size_t, page_allocator_policy::heap_maps_fresh_from> {};
+template <class Policy>
+struct heap_maps_fresh_from_of<Policy, std::void_t<decltype(Policy::heap_maps_fresh_from)>>
+    : std::integral_constant<std::size_t, Policy::heap_maps_fresh_from> {};
+
 /// page_allocator's work on bytes, shared by every element type with the same policy, alignment and mapping
 /// threshold: what allocating, resizing and giving back cost in code is paid once per program instead of
 /// once per element type (a unit using vectors of forty types compiled to more code when each type had its
@@ -144,7 +160,8 @@ struct page_blocks {
     static constexpr std::size_t usable_size_query_bytes = 256;
 
     static constexpr large_block_options options() noexcept {
-        return {Policy::reservation_factor, Policy::huge_page_threshold, Alignment};
+        return {Policy::reservation_factor, Policy::huge_page_threshold, Alignment,
+                heap_maps_fresh_from_of<Policy>::value};
     }
     static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= Threshold; }
 

@@ -21,9 +21,9 @@
 //
 // With the defaults a thread keeps at most 8 + 64 + 32 + 4 x 2 = 112 MiB warm (resident where it was
 // written; tests/warm_memory_test.cpp checks the sum), and all threads together at most the process's
-// warm budget, warm_memory_limit() (32 MiB by default): a cache keeps a block only while the budget has
+// warm budget, warm_memory_limit() (64 MiB by default): a cache keeps a block only while the budget has
 // room for it (a large block's first pages, as many as fit), so a pool of threads that each built a large
-// structure and went idle keeps 32 MiB in all, not 112 MiB a thread. Only a thread gives its own caches
+// structure and went idle keeps 64 MiB in all, not 112 MiB a thread. Only a thread gives its own caches
 // back: at its end, on trim_warm_memory(), and in each cache at its first keep there after keeping nothing
 // there for warm_memory_idle_delay() (1 s by default; what it held was not asked for meanwhile). A thread
 // that never comes back keeps what it holds, within the budget: call trim_warm_memory() before parking. Each bound was measured where it is set; the policy,
@@ -91,8 +91,8 @@ inline warm_memory_held warm_memory() noexcept {
     });
 }
 
-/// The most all threads' caches keep together, in bytes (default 32 MiB: docs/measurements/memory_resources.md,
-/// "One warm budget for the process"; the environment's RELO_WARM_MEMORY_LIMIT or the build's
+/// The most all threads' caches keep together, in bytes (default 64 MiB: docs/measurements/thresholds.md,
+/// "Warm memory first"; it also bounds what relo maps for its live large blocks: detail/large_block.hpp; the environment's RELO_WARM_MEMORY_LIMIT or the build's
 /// RELO_DEFAULT_WARM_MEMORY_LIMIT, read at the first use unless a set_ came first: docs/settings.md); 0 keeps
 /// nothing. Applies from the next give-back: lowering it gives
 /// nothing back now (trim_warm_memory() in each thread does).

@@ -6,10 +6,21 @@
 // `offset` bytes of the reservation hold its reserved and committed lengths, so the block needs no side
 // table; the elements start at `offset` (a multiple of their alignment, at most a page).
 //
+// Warm memory first: relo maps no more than it can keep warm. Its live reserved blocks and its warm caches
+// together commit at most the warm budget (warm_memory_limit(), 64 MiB), and at most what a thread's
+// cache keeps (large_block_cache_limit()), so that every page relo maps serves again warm when its block
+// dies, as the pages of std::vector's blocks do in the heap. A block that would pass that comes from the
+// heap instead (a block that would grow past it moves there, copied as std::vector's growth copies), where
+// std::vector's own would be, warm or not; a block of `heap_maps_fresh_from` bytes or more (32 MiB) is a
+// reservation whatever relo holds, since the heap maps one that large fresh anyway (may_map). The rule
+// uses what relo observes (its own blocks and caches), never the heap's state: measured in
+// docs/measurements/thresholds.md, "Warm memory first".
+//
 // Mappings are a resource like memory: when the system refuses a reservation or a commit (Linux's
 // vm.max_map_count, which then fails the C library's malloc too), or relo holds relo::reservation_limit()
-// reservations, a block comes from the heap instead, its header saying so (reserved 0); it grows by realloc
-// there, and a reserved block that cannot move into a new reservation moves its bytes to the heap.
+// reservations, a block comes from the heap too. A block from the heap says so in its header (reserved
+// 0); it grows by realloc there (glibc moves its own mapped chunks by mremap), is never cached, and stays
+// on the heap; a reserved block that cannot move into a new reservation moves its bytes to the heap.
 //
 // The warm-block cache: a released block (on 4 KiB pages) stays with its thread, its committed pages
 // still in place, up to large_block_cache_limit() committed bytes (64 MiB by default) and 256 blocks, and
@@ -59,7 +70,12 @@ struct large_block_options {
     std::size_t reservation_factor;   // reserve this many times the bytes asked for (1 = exactly)
     std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
     std::size_t alignment = alignof(std::max_align_t);  // the elements' (a block from the heap keeps it)
+    std::size_t heap_maps_fresh_from = SIZE_MAX;  // blocks of this many bytes are reservations, whatever relo holds
 };
+
+/// The committed bytes of the live large blocks on reservations (not those a cache keeps): may_map() keeps
+/// them within the warm budget.
+inline atomic<std::size_t> large_block_live_bytes{0};
 
 inline atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
 
@@ -115,17 +131,22 @@ public:
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         check_block_size(bytes, 1, offset);  // (the reservation starts on a page: the header holds the alignment)
         const std::size_t committed = committed_length(offset + bytes, opt);
+        const bool mapping = may_map(committed, committed, opt);
         if (cacheable(opt)) {
-            if (char* base = take_cached(committed)) {
+            // (A cached block's warm pages serve whatever relo holds; more pages only where it may map them.)
+            if (char* base = take_cached(committed, mapping)) {
                 const std::size_t warm = header(base)->committed;
                 if (warm >= committed || os::commit(base + warm, committed - warm)) {
                     if (warm < committed) header(base)->committed = committed;
+                    count_live(header(base)->committed);
                     return {base + offset, committed - offset};
                 }
                 os::release(base, header(base)->reserved);
             }
         }
-        if (char* base = reserve_block(offset, bytes, committed, opt)) return {base + offset, committed - offset};
+        if (mapping) {
+            if (char* base = reserve_block(offset, bytes, committed, opt)) return {base + offset, committed - offset};
+        }
         return allocate_on_heap(offset, bytes, opt);
     }
 
@@ -136,10 +157,8 @@ public:
         char* base = static_cast<char*>(data) - offset;
         if (on_heap(base)) {
             free_on_heap(base, opt);
-        } else if (cacheable(opt)) {
-            cache(base);
         } else {
-            os::release(base, header(base)->reserved);
+            give_back(base, opt);
         }
     }
 
@@ -164,13 +183,16 @@ public:
             if (new_committed < committed) {
                 os::decommit(base + new_committed, committed - new_committed);
                 header(base)->committed = new_committed;
+                uncount_live(committed - new_committed);
             }
             return true;
         }
         if (new_committed <= committed) return true;
+        if (!may_map(new_committed - committed, new_committed, opt)) return false;
         if (new_committed > reserved && !extend_reservation(base, committed, reserved, new_committed)) return false;
         if (!os::commit(base + committed, new_committed - committed)) return false;
         header(base)->committed = new_committed;
+        count_live(new_committed - committed);
         // Crossing the threshold: the pages faulted from now on are huge (the reservation's extension, if
         // any, inherited nothing, so the whole range is advised).
         if (!uses_huge_pages(committed, opt) && uses_huge_pages(new_committed, opt))
@@ -190,6 +212,8 @@ public:
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = header(base)->committed;
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);  // (> old_committed)
+        if (!may_map(new_committed - old_committed, new_committed, opt))
+            return move_to_heap(base, offset, old_bytes, new_bytes, opt);
         std::size_t reserved = reservation_for(offset, new_bytes, new_committed, opt);
         void* target = reserve_aligned(reserved, opt);
         if (target == nullptr) {
@@ -215,6 +239,7 @@ public:
         }
         // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
         if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
+        count_live(new_committed - old_committed);
         block_header& h = *header(target);
         h = {reserved, new_committed, {}, 0};
         if (moved != 0) {  // the moved mappings, and the new one where they end
@@ -266,7 +291,36 @@ private:
             return nullptr;
         }
         *header(base) = {reserved, committed, {}, 0};
+        count_live(committed);
         return static_cast<char*>(base);
+    }
+
+    /// Whether a block may commit `more` bytes of a reservation, to `committed` in all: relo maps no more
+    /// than its warm budget can keep (the live blocks' committed bytes within warm_memory_limit()), so
+    /// that a page it maps serves again warm, as the heap's pages serve std::vector; a block past that
+    /// comes from the heap, as std::vector's would, unless it is so large that the heap would map it fresh
+    /// anyway (heap_maps_fresh_from). Blocks that are never cached (huge pages) always may.
+    static bool may_map(std::size_t more, std::size_t committed, const large_block_options& opt) noexcept {
+        if (!cacheable(opt) || committed >= opt.heap_maps_fresh_from) return true;
+        const std::size_t held = large_block_live_bytes.load(memory_order_relaxed) +
+                                 warm_bytes_of_process.load(memory_order_relaxed);
+        const std::size_t budget = warm_memory_limit_setting();
+        const std::size_t cache = large_block_cache_limit_bytes.load(memory_order_relaxed);
+        const std::size_t limit = budget < cache ? budget : cache;  // (what a thread's cache can keep)
+        return held <= limit && more <= limit - held;
+    }
+    static void count_live(std::size_t bytes) noexcept { large_block_live_bytes.fetch_add(bytes, memory_order_relaxed); }
+    static void uncount_live(std::size_t bytes) noexcept { large_block_live_bytes.fetch_sub(bytes, memory_order_relaxed); }
+
+    /// A live reserved block given back: to the thread's warm-block cache where it may keep it, to the
+    /// system otherwise.
+    static void give_back(char* base, const large_block_options& opt) noexcept {
+        uncount_live(header(base)->committed);
+        if (cacheable(opt)) {
+            cache(base);
+        } else {
+            os::release(base, header(base)->reserved);
+        }
     }
 
     // A block from the heap stands in for a reservation the system refused: `offset` + the elements'
@@ -307,11 +361,12 @@ private:
         header(moved)->committed = offset + new_bytes;
         return static_cast<char*>(moved) + offset;
     }
-    /// The bytes of a reserved block moved into a block from the heap, the reservation given back.
+    /// The bytes of a reserved block moved into a block from the heap, the reservation given back (kept
+    /// warm for the thread's next block where the cache may keep it).
     static void* move_to_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                               const large_block_options& opt) {
         void* moved = copy_to_heap(base + offset, offset, old_bytes, new_bytes, opt);
-        os::release(base, header(base)->reserved);
+        give_back(base, opt);
         return moved;
     }
     static void* copy_to_heap(const char* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
@@ -327,16 +382,16 @@ private:
     }
 
     /// Takes the cached block that best fits `committed` bytes: of those whose reservation holds them, the
-    /// one with the fewest committed pages that are enough, else the one with the most (the fewest pages
-    /// to fault in); nullptr if no reservation holds them.
-    static char* take_cached(std::size_t committed) noexcept {
+    /// one with the fewest committed pages that are enough, else (where it may commit more) the one with
+    /// the most (the fewest pages to fault in); nullptr if none fits.
+    static char* take_cached(std::size_t committed, bool may_commit_more) noexcept {
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         std::size_t best = c.count;
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
             const warm_block_cache_state::entry& e = c.entries[i];
-            if (e.reserved < committed) continue;
+            if (e.reserved < committed || (!may_commit_more && e.committed < committed)) continue;
             if (best == c.count) {
                 best = i;
                 continue;

@@ -27,7 +27,7 @@
 // -DRELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS=<milliseconds>, the same in every unit of a program. The
 // environment's RELO_WARM_MEMORY_LIMIT and RELO_WARM_MEMORY_IDLE_DELAY_MS win over them.
 #ifndef RELO_DEFAULT_WARM_MEMORY_LIMIT
-#define RELO_DEFAULT_WARM_MEMORY_LIMIT (std::uint64_t{32} << 20)
+#define RELO_DEFAULT_WARM_MEMORY_LIMIT (std::uint64_t{64} << 20)
 #endif
 #ifndef RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS
 #define RELO_DEFAULT_WARM_MEMORY_IDLE_DELAY_MS 1000
