@@ -385,6 +385,8 @@ struct policy_of_old {
 };
 static_assert(relo::detail::heap_maps_fresh_from_of<policy_of_old>::value ==
               relo::page_allocator_policy::heap_maps_fresh_from);
+static_assert(relo::page_allocator<std::string, policy_of_old>::mapping_threshold() ==
+              policy_of_old::other_mapping_threshold);
 
 TEST(PageAllocator, APolicyWithoutHeapMapsFreshFrom) {
     relo::page_allocator<int, policy_of_old> a;
