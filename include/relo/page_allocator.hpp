@@ -60,7 +60,7 @@ struct page_allocator_policy {
     /// a large block's pages with mremap too, but only while glibc keeps the block in its own mapping: once
     /// a process has freed a block of 128 KiB - 32 MiB, glibc raises its mmap threshold up to that size, and
     /// from then on realloc copies blocks below it, so realloc at every size was slow in long-lived
-    /// processes. relo's own mappings do not depend on what the process did before. Why 64 KiB: a larger
+    /// processes. relo's own mappings do not depend on what the process did before (while relo may map them: heap_maps_fresh_from). Why 64 KiB: a larger
     /// threshold faults a vector's first blocks twice (heap, then mapping), a smaller one faulted more
     /// pages (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;

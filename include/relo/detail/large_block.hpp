@@ -81,8 +81,8 @@ inline atomic<std::size_t> large_block_cache_limit_bytes{std::size_t{64} << 20};
 
 /// relo::reservation_limit(): past this many reservations held (os::reservations_held), large blocks come
 /// from the heap. A block is two of the kernel's mappings or more (its pages, its reserved tail, moved
-/// pages): 16,384 blocks leave at least half of Linux's default vm.max_map_count (65,530) to the rest of
-/// the process, whose malloc also fails when they are used up (brk needs one as much as mmap).
+/// pages): 16,384 reservations take about half of Linux's default vm.max_map_count (65,530), leaving the
+/// rest to the process, whose malloc also fails when they are used up (brk needs one as much as mmap).
 inline atomic<std::size_t> large_block_reservation_limit{16384};
 
 /// One thread's released large blocks, the most recent last (a detail/thread_cache.hpp state: emptied when
