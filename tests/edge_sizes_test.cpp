@@ -35,6 +35,13 @@
 #include "checking_resource.hpp"
 #include "sanitizers.hpp"
 
+#if RELO_TEST_ASAN
+// A block no reservation can hold (2^62 bytes) goes to the heap, as std::allocator's would: AddressSanitizer's
+// malloc then answers nullptr, as malloc does, rather than ending the program (its default for a size it
+// cannot serve).
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+#endif
+
 namespace {
 
 using relo_test::checking_resource;

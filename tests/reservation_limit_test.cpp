@@ -50,21 +50,38 @@ void expect_same(const Vector& v, const Model& model) {
     for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(v[i], model[i]) << "at " << i;
 }
 
-struct alignas(64) wide {
+template <std::size_t Alignment>
+struct alignas(Alignment) aligned_int {
     int value;
-    friend bool operator==(const wide& a, const wide& b) { return a.value == b.value; }
+    friend bool operator==(const aligned_int& a, const aligned_int& b) { return a.value == b.value; }
 };
+
+// A vector of over-aligned elements on the heap: each push's block keeps the alignment (64: the header's
+// own; 128 and 4096: a header as large as the alignment).
+template <std::size_t Alignment>
+void expect_aligned_growth_on_heap() {
+    using element = aligned_int<Alignment>;
+    relo::vector<element> v;
+    std::vector<element> model;
+    for (int i = 0; i < static_cast<int>(threshold_elements<element>() * 8); ++i) {
+        v.push_back({i});
+        model.push_back({i});
+        ASSERT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % Alignment, 0u);
+    }
+    expect_same(v, model);
+}
 
 TEST(ReservationLimit, IsCountedAndSet) {
     const std::size_t before = relo::reservations_held();
+    const std::size_t cache_limit = relo::large_block_cache_limit();
     {
         relo::trim_large_block_cache();
         relo::vector<int> v(threshold_elements<int>() * 2, 7);
         EXPECT_EQ(relo::reservations_held(), before + 1) << "a large block is one reservation";
         relo::set_large_block_cache_limit(0);
     }
+    relo::set_large_block_cache_limit(cache_limit);
     EXPECT_EQ(relo::reservations_held(), before) << "given back";
-    relo::set_large_block_cache_limit(std::size_t{64} << 20);
     limit_scope limit(123);
     EXPECT_EQ(relo::reservation_limit(), 123u);
 }
@@ -110,17 +127,10 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
         expect_same(v, model);
         EXPECT_EQ(relo::reservations_held(), held);
     }
-    {
-        // Over-aligned: an aligned block from the heap keeps the alignment as it grows.
-        relo::vector<wide> v;
-        std::vector<wide> model;
-        for (int i = 0; i < static_cast<int>(threshold_elements<wide>() * 8); ++i) {
-            v.push_back({i});
-            model.push_back({i});
-            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 64, 0u);
-        }
-        expect_same(v, model);
-    }
+    expect_aligned_growth_on_heap<64>();
+    expect_aligned_growth_on_heap<128>();
+    expect_aligned_growth_on_heap<4096>();
+    EXPECT_EQ(relo::reservations_held(), held);
     {
         relo::small_vector<int, 4> v;
         std::vector<int> model;

@@ -366,6 +366,8 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
 TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
     relo::set_warm_memory_limit(others() + 10 * mib);
     const std::size_t held = relo::reservations_held();
+    const std::size_t live = relo::detail::large_block_live_bytes.load();
+    {
     constexpr std::size_t four_mib = std::size_t{1} << 20;  // ints
     relo::vector<int> a(four_mib, 1);
     relo::vector<int> b(four_mib, 2);
@@ -387,8 +389,16 @@ TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
     for (int i = 0; i < 100000; ++i) c.push_back(i);  // a block from the heap grows there
     EXPECT_EQ(c[four_mib - 1], 3);
     EXPECT_EQ(c.back(), 99999);
+    EXPECT_EQ(relo::reservations_held(), held + 2);
+    c.resize(std::size_t{9} << 20, 7);  // 36 MiB: from the heap into a reservation
+    EXPECT_EQ(relo::reservations_held(), held + 3);
+    EXPECT_EQ(c[four_mib - 1], 3);
+    EXPECT_EQ(c[four_mib + 99999], 99999);
+    EXPECT_EQ(c.back(), 7);
     EXPECT_EQ(b[0], 2);
     EXPECT_EQ(d.back(), 4);
+    }
+    EXPECT_EQ(relo::detail::large_block_live_bytes.load(), live) << "every block's share counted back";
 }
 
 TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {

@@ -15,8 +15,9 @@
 // pages only). By default trivially relocatable types use large blocks from 64 KiB (they move into a larger
 // reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
 // that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
-// and cached large blocks within the warm budget), or from 32 MiB; past that it comes from the heap, as
-// std::vector's would (detail/large_block.hpp, "Warm memory first"). A released large block stays warm in its thread's cache for the next one
+// reserved blocks and all its warm caches within the warm budget and a thread's large-block cache), or from
+// 32 MiB; past that it comes from the heap, as std::vector's would (docs/settings.md, "Where a large block
+// comes from"). A released large block stays warm in its thread's cache for the next one
 // (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
 // and of T, so deallocate(p, n) needs no lookup; a large block's header says whether it is a reservation or,
 // when the system gave none (or relo holds reservation_limit() of them), a block from the heap. docs/measurements/thresholds.md has the measurements behind
@@ -227,28 +228,13 @@ struct page_blocks {
     }
 
     static void* malloc_block(std::size_t bytes) {
-        void* p;
-        if constexpr (Alignment > alignof(std::max_align_t)) {
-            p = os::aligned_malloc(bytes, Alignment);
-        } else {
-            p = std::malloc(bytes == 0 ? 1 : bytes);
-        }
+        void* p = os::heap_allocate(bytes, Alignment);
         if (p == nullptr) throw_bad_alloc();
         return p;
     }
-    static void free_block(void* p) noexcept {
-        if constexpr (Alignment > alignof(std::max_align_t)) {
-            os::aligned_free(p);
-        } else {
-            std::free(p);
-        }
-    }
+    static void free_block(void* p) noexcept { os::heap_free(p, Alignment); }
     static std::size_t usable_bytes(void* p, std::size_t requested) noexcept {
-        if constexpr (Alignment > alignof(std::max_align_t)) {
-            return os::aligned_usable_bytes(p, requested, Alignment);
-        } else {
-            return os::malloc_usable_bytes(p, requested);
-        }
+        return os::heap_usable_bytes(p, requested, Alignment);
     }
 };
 

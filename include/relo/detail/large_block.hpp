@@ -126,25 +126,26 @@ public:
     }
 
     /// A new block for `bytes` bytes of elements: the thread's cached block that best fits them
-    /// (take_cached), or a fresh reservation, or, when the system gives none (the process's mappings or
-    /// relo::reservation_limit() used up), a block from the heap. Throws std::bad_alloc.
+    /// (take_cached), or a fresh reservation, where relo may map them (may_map); else, or when the system
+    /// gives no reservation (the process's mappings or relo::reservation_limit() used up), a block from
+    /// the heap. Throws std::bad_alloc.
     static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
         check_block_size(bytes, 1, offset);  // (the reservation starts on a page: the header holds the alignment)
         const std::size_t committed = committed_length(offset + bytes, opt);
-        const bool mapping = may_map(committed, committed, opt);
+        const std::size_t room = map_room(committed, opt);
         if (cacheable(opt)) {
-            // (A cached block's warm pages serve whatever relo holds; more pages only where it may map them.)
-            if (char* base = take_cached(committed, mapping)) {
+            // (A cached block's warm pages serve whatever relo holds; more pages only within the room.)
+            if (char* base = take_cached(committed, room)) {
                 const std::size_t warm = header(base)->committed;
                 if (warm >= committed || os::commit(base + warm, committed - warm)) {
                     if (warm < committed) header(base)->committed = committed;
-                    count_live(header(base)->committed);
+                    count_live(0, header(base)->committed, opt);
                     return {base + offset, committed - offset};
                 }
                 os::release(base, header(base)->reserved);
             }
         }
-        if (mapping) {
+        if (committed <= room) {
             if (char* base = reserve_block(offset, bytes, committed, opt)) return {base + offset, committed - offset};
         }
         return allocate_on_heap(offset, bytes, opt);
@@ -156,7 +157,7 @@ public:
     RELO_NOINLINE static void release(void* data, std::size_t offset, large_block_options opt) noexcept {
         char* base = static_cast<char*>(data) - offset;
         if (on_heap(base)) {
-            free_on_heap(base, opt);
+            free_on_heap(base, offset, opt);
         } else {
             give_back(base, opt);
         }
@@ -170,12 +171,13 @@ public:
     }
 
     /// Resizes the block in place from old_bytes to new_bytes of elements; never moves. False (and no
-    /// change) when the reservation is used up and the address space behind it is taken.
+    /// change) when the reservation is used up and the address space behind it is taken, when relo may
+    /// not map the pages (may_map), or for a block from the heap past its usable size.
     static bool resize_in_place(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                 large_block_options opt) noexcept {
         if (!fits_in_block(new_bytes, 1, offset)) return false;
         char* base = static_cast<char*>(data) - offset;
-        if (on_heap(base)) return new_bytes <= old_bytes || usable_on_heap(base, opt) - offset >= new_bytes;
+        if (on_heap(base)) return new_bytes <= old_bytes || usable_on_heap(base, offset, opt) - offset >= new_bytes;
         const std::size_t reserved = header(base)->reserved;
         const std::size_t committed = header(base)->committed;  // (a warm block may have more than old_bytes need)
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);
@@ -183,7 +185,7 @@ public:
             if (new_committed < committed) {
                 os::decommit(base + new_committed, committed - new_committed);
                 header(base)->committed = new_committed;
-                uncount_live(committed - new_committed);
+                count_live(committed, new_committed, opt);
             }
             return true;
         }
@@ -192,7 +194,7 @@ public:
         if (new_committed > reserved && !extend_reservation(base, committed, reserved, new_committed)) return false;
         if (!os::commit(base + committed, new_committed - committed)) return false;
         header(base)->committed = new_committed;
-        count_live(new_committed - committed);
+        count_live(committed, new_committed, opt);
         // Crossing the threshold: the pages faulted from now on are huge (the reservation's extension, if
         // any, inherited nothing, so the whole range is advised).
         if (!uses_huge_pages(committed, opt) && uses_huge_pages(new_committed, opt))
@@ -200,9 +202,10 @@ public:
         return true;
     }
 
-    /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place
-    /// (its bytes into a block from the heap when the system gives no reservation; a block on the heap
-    /// stays there: realloc). The bytes are kept. Throws std::bad_alloc; then nothing changed.
+    /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place;
+    /// its bytes into a block from the heap where relo may not map the pages or the system gives no
+    /// reservation. A block on the heap grows there by realloc, and into a reservation from
+    /// heap_maps_fresh_from on. The bytes are kept. Throws std::bad_alloc; then nothing changed.
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             large_block_options opt) {
         char* base = static_cast<char*>(data) - offset;
@@ -215,11 +218,7 @@ public:
         if (!may_map(new_committed - old_committed, new_committed, opt))
             return move_to_heap(base, offset, old_bytes, new_bytes, opt);
         std::size_t reserved = reservation_for(offset, new_bytes, new_committed, opt);
-        void* target = reserve_aligned(reserved, opt);
-        if (target == nullptr) {
-            reserved = new_committed;
-            target = reserve_aligned(reserved, opt);
-        }
+        void* target = reserve_or_less(reserved, new_committed, opt);
         if (target == nullptr) return move_to_heap(base, offset, old_bytes, new_bytes, opt);
         // The pages move mapping by mapping while the header can record where the new mappings begin;
         // past that, a copy makes the block one mapping again.
@@ -239,7 +238,7 @@ public:
         }
         // After the move: the moved pages keep their old mapping's advice, the rest gets it here.
         if (uses_huge_pages(new_committed, opt)) os::advise_huge_pages(target, reserved);
-        count_live(new_committed - old_committed);
+        count_live(old_committed, new_committed, opt);
         block_header& h = *header(target);
         h = {reserved, new_committed, {}, 0};
         if (moved != 0) {  // the moved mappings, and the new one where they end
@@ -277,13 +276,7 @@ private:
     static char* reserve_block(std::size_t offset, std::size_t bytes, std::size_t committed,
                                const large_block_options& opt) noexcept {
         std::size_t reserved = reservation_for(offset, bytes, committed, opt);
-        // A reservation of at least a huge page is aligned to one, so that the block's pages become huge
-        // pages once it has grown over the threshold, even if it starts smaller.
-        void* base = reserve_aligned(reserved, opt);
-        if (base == nullptr && reserved != committed) {  // e.g. under RLIMIT_AS: no headroom, then
-            reserved = committed;
-            base = reserve_aligned(reserved, opt);
-        }
+        void* base = reserve_or_less(reserved, committed, opt);
         if (base == nullptr) return nullptr;
         if (uses_huge_pages(committed, opt)) os::advise_huge_pages(base, reserved);
         if (!os::commit(base, committed)) {
@@ -291,31 +284,59 @@ private:
             return nullptr;
         }
         *header(base) = {reserved, committed, {}, 0};
-        count_live(committed);
+        count_live(0, committed, opt);
         return static_cast<char*>(base);
     }
 
-    /// Whether a block may commit `more` bytes of a reservation, to `committed` in all: relo maps no more
-    /// than its warm budget can keep (the live blocks' committed bytes within warm_memory_limit()), so
-    /// that a page it maps serves again warm, as the heap's pages serve std::vector; a block past that
-    /// comes from the heap, as std::vector's would, unless it is so large that the heap would map it fresh
-    /// anyway (heap_maps_fresh_from). Blocks that are never cached (huge pages) always may.
-    static bool may_map(std::size_t more, std::size_t committed, const large_block_options& opt) noexcept {
-        if (!cacheable(opt) || committed >= opt.heap_maps_fresh_from) return true;
+    /// Reserves `reserved` bytes or, where that fails (under RLIMIT_AS: no headroom), `committed`; sets
+    /// `reserved` to what it got. A reservation of at least a huge page is aligned to one, so that the
+    /// block's pages become huge pages once it has grown over the threshold, even if it starts smaller.
+    static void* reserve_or_less(std::size_t& reserved, std::size_t committed, const large_block_options& opt) noexcept {
+        void* base = reserve_aligned(reserved, opt);
+        if (base == nullptr && reserved != committed) {
+            reserved = committed;
+            base = reserve_aligned(reserved, opt);
+        }
+        return base;
+    }
+
+    /// The bytes a block reaching `committed` may newly map: relo maps no more than it can keep warm, so
+    /// that a page it maps serves again warm when its block dies, as the heap's pages serve std::vector.
+    /// Its live reserved blocks' committed bytes (their counted share) and every warm cache's bytes stay
+    /// within the warm budget and a thread's large-block cache limit. SIZE_MAX for a block exempt from
+    /// that: one of heap_maps_fresh_from bytes or more (the heap would map it fresh anyway), or one never
+    /// cached (huge pages).
+    static std::size_t map_room(std::size_t committed, const large_block_options& opt) noexcept {
+        if (!cacheable(opt) || committed >= opt.heap_maps_fresh_from) return SIZE_MAX;
         const std::size_t held = large_block_live_bytes.load(memory_order_relaxed) +
                                  warm_bytes_of_process.load(memory_order_relaxed);
         const std::size_t budget = warm_memory_limit_setting();
         const std::size_t cache = large_block_cache_limit_bytes.load(memory_order_relaxed);
-        const std::size_t limit = budget < cache ? budget : cache;  // (what a thread's cache can keep)
-        return held <= limit && more <= limit - held;
+        const std::size_t limit = budget < cache ? budget : cache;
+        return held < limit ? limit - held : 0;
     }
-    static void count_live(std::size_t bytes) noexcept { large_block_live_bytes.fetch_add(bytes, memory_order_relaxed); }
-    static void uncount_live(std::size_t bytes) noexcept { large_block_live_bytes.fetch_sub(bytes, memory_order_relaxed); }
+    /// Whether a block may commit `more` bytes of a reservation, to `committed` in all (map_room).
+    static bool may_map(std::size_t more, std::size_t committed, const large_block_options& opt) noexcept {
+        return more <= map_room(committed, opt);
+    }
+    /// A reserved block's share of large_block_live_bytes: its committed bytes, up to heap_maps_fresh_from
+    /// (a block past that is exempt from the rule, and its first bytes count as a smaller block's would);
+    /// none for blocks never cached. A pure function of the committed length, so that every path adds the
+    /// difference of the shares of its old and new lengths.
+    static std::size_t live_share(std::size_t committed, const large_block_options& opt) noexcept {
+        if (!cacheable(opt)) return 0;
+        return committed < opt.heap_maps_fresh_from ? committed : opt.heap_maps_fresh_from;
+    }
+    static void count_live(std::size_t old_committed, std::size_t new_committed, const large_block_options& opt) noexcept {
+        // (modulo 2^N: a shrink adds the negated difference)
+        large_block_live_bytes.fetch_add(live_share(new_committed, opt) - live_share(old_committed, opt),
+                                         memory_order_relaxed);
+    }
 
     /// A live reserved block given back: to the thread's warm-block cache where it may keep it, to the
     /// system otherwise.
     static void give_back(char* base, const large_block_options& opt) noexcept {
-        uncount_live(header(base)->committed);
+        count_live(header(base)->committed, 0, opt);
         if (cacheable(opt)) {
             cache(base);
         } else {
@@ -323,37 +344,36 @@ private:
         }
     }
 
-    // A block from the heap stands in for a reservation the system refused: `offset` + the elements'
-    // bytes from malloc (aligned_malloc at `offset` for over-aligned elements), its header's `reserved` 0
-    // and `committed` its length. It grows by realloc and is never cached.
+    // A block from the heap stands in for a reservation where relo may not map one or the system gives
+    // none: `offset` + the elements' bytes from the heap (at `offset`'s alignment for over-aligned
+    // elements: the elements start `offset` bytes in), its header's `reserved` 0 and `committed` its
+    // length. It grows by realloc (into a reservation from heap_maps_fresh_from on) and is never cached.
     static bool on_heap(char* base) noexcept { return header(base)->reserved == 0; }
-    static bool over_aligned(const large_block_options& opt) noexcept {
-        return opt.alignment > alignof(std::max_align_t);
+    static std::size_t heap_alignment(std::size_t offset, const large_block_options& opt) noexcept {
+        return os::over_aligned(opt.alignment) ? offset : alignof(std::max_align_t);
     }
     static allocation allocate_on_heap(std::size_t offset, std::size_t bytes, const large_block_options& opt) {
         const std::size_t length = offset + bytes;  // (check_block_size: no overflow)
-        void* base = over_aligned(opt) ? os::aligned_malloc(length, offset) : std::malloc(length);
+        void* base = os::heap_allocate(length, heap_alignment(offset, opt));
         if (base == nullptr) throw_bad_alloc();
         *header(base) = {0, length, {}, 0};
         return {static_cast<char*>(base) + offset, bytes};
     }
-    static void free_on_heap(char* base, const large_block_options& opt) noexcept {
-        if (over_aligned(opt)) {
-            os::aligned_free(base);
-        } else {
-            std::free(base);
-        }
+    static void free_on_heap(char* base, std::size_t offset, const large_block_options& opt) noexcept {
+        os::heap_free(base, heap_alignment(offset, opt));
     }
-    static std::size_t usable_on_heap(char* base, const large_block_options& opt) noexcept {
-        const std::size_t length = header(base)->committed;
-        return over_aligned(opt) ? length : os::malloc_usable_bytes(base, length);
+    static std::size_t usable_on_heap(char* base, std::size_t offset, const large_block_options& opt) noexcept {
+        return os::heap_usable_bytes(base, header(base)->committed, heap_alignment(offset, opt));
     }
     static void* reallocate_on_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                     const large_block_options& opt) {
         check_block_size(new_bytes, 1, offset);
-        if (over_aligned(opt)) {
-            void* moved = copy_to_heap(base + offset, offset, old_bytes, new_bytes, opt);
-            free_on_heap(base, opt);
+        const std::size_t committed = committed_length(offset + new_bytes, opt);
+        char* target = committed >= opt.heap_maps_fresh_from ? reserve_block(offset, new_bytes, committed, opt) : nullptr;
+        if (target != nullptr || os::over_aligned(heap_alignment(offset, opt))) {
+            void* moved = target != nullptr ? target + offset : allocate_on_heap(offset, new_bytes, opt).data;
+            std::memcpy(moved, base + offset, old_bytes < new_bytes ? old_bytes : new_bytes);
+            free_on_heap(base, offset, opt);
             return moved;
         }
         void* moved = std::realloc(base, offset + new_bytes);
@@ -365,33 +385,27 @@ private:
     /// warm for the thread's next block where the cache may keep it).
     static void* move_to_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                               const large_block_options& opt) {
-        void* moved = copy_to_heap(base + offset, offset, old_bytes, new_bytes, opt);
+        void* moved = allocate_on_heap(offset, new_bytes, opt).data;
+        std::memcpy(moved, base + offset, old_bytes < new_bytes ? old_bytes : new_bytes);
         give_back(base, opt);
         return moved;
     }
-    static void* copy_to_heap(const char* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
-                              const large_block_options& opt) {
-        const allocation fresh = allocate_on_heap(offset, new_bytes, opt);
-        std::memcpy(fresh.data, data, old_bytes < new_bytes ? old_bytes : new_bytes);
-        return fresh.data;
-    }
-
     /// Blocks on huge pages are not cached: a range once advised MADV_HUGEPAGE keeps the advice.
     static bool cacheable(const large_block_options& opt) noexcept {
         return warm_caches_built && opt.huge_page_threshold == SIZE_MAX;
     }
 
-    /// Takes the cached block that best fits `committed` bytes: of those whose reservation holds them, the
-    /// one with the fewest committed pages that are enough, else (where it may commit more) the one with
-    /// the most (the fewest pages to fault in); nullptr if none fits.
-    static char* take_cached(std::size_t committed, bool may_commit_more) noexcept {
+    /// Takes the cached block that best fits `committed` bytes: of those whose reservation holds them and
+    /// that need at most `room` bytes more committed, the one with the fewest committed pages that are
+    /// enough, else the one with the most (the fewest pages to fault in); nullptr if none fits.
+    static char* take_cached(std::size_t committed, std::size_t room) noexcept {
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         std::size_t best = c.count;
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
             const warm_block_cache_state::entry& e = c.entries[i];
-            if (e.reserved < committed || (!may_commit_more && e.committed < committed)) continue;
+            if (e.reserved < committed || (e.committed < committed && committed - e.committed > room)) continue;
             if (best == c.count) {
                 best = i;
                 continue;

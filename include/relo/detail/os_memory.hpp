@@ -148,6 +148,24 @@ inline void aligned_free(void* p) noexcept {
 #endif
 }
 
+// A block of the C library's heap at `alignment` (any power of two): malloc up to alignof(max_align_t),
+// aligned_malloc beyond. The one place relo's allocators take a heap block (page_allocator's small blocks,
+// a large block's stand-in for a reservation).
+inline bool over_aligned(std::size_t alignment) noexcept { return alignment > alignof(std::max_align_t); }
+inline void* heap_allocate(std::size_t bytes, std::size_t alignment) noexcept {
+    return over_aligned(alignment) ? aligned_malloc(bytes, alignment) : std::malloc(bytes == 0 ? 1 : bytes);
+}
+inline void heap_free(void* p, std::size_t alignment) noexcept {
+    if (over_aligned(alignment)) {
+        aligned_free(p);
+    } else {
+        std::free(p);
+    }
+}
+inline std::size_t heap_usable_bytes(void* p, std::size_t requested, std::size_t alignment) noexcept {
+    return over_aligned(alignment) ? aligned_usable_bytes(p, requested, alignment) : malloc_usable_bytes(p, requested);
+}
+
 /// The reservations relo holds: large blocks, pinned_vector's and vm_arena's ranges, cached ones included
 /// (one to a few of the kernel's mappings each). detail/large_block.hpp takes no more past its limit.
 inline atomic<std::size_t> reservations_held{0};
