@@ -44,7 +44,7 @@ def env_cells(ctx):
     return cells
 
 
-def pinned_cells(ctx, cells):
+def warm_heap_cells(ctx, cells):
     """The push-only cells with the heap's top pinned: 10 and 100 vectors in the quick suite, all in --full."""
     counts = ctx.pick({"smoke": ("10",), "quick": ("10", "100"), "full": ("1", "10", "50", "100")})
     return [(label, args + ["--pin-top", "1"]) for label, args in cells
@@ -166,14 +166,14 @@ def experiments(ctx):
             chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
             targets=[against_fastest(optional), FAULTS_TARGET]),
         Experiment(
-            "vector-env-pinned", "The thesis's vector environment in a long-lived process whose heap keeps "
+            "vector-env-warm-heap", "The thesis's vector environment in a long-lived process whose heap keeps "
             "what it frees",
             "As vector-env-long, push-only, with one difference: right after each run's pushes a page of the "
             "system break is taken and kept (bench/support/heap_history.hpp, pin_heap_top), so glibc cannot "
             "trim its heap when the vectors die and std::vector's next blocks come back warm, as in a program "
             "whose later allocations sit above its vectors. The state where relo's own mappings once faulted "
             "thousands of pages a run against std::vector's few (docs/measurements/thresholds.md, \"Warm "
-            "memory first\").", PROGRAM, impls, "std", pinned_cells(ctx, cells), summary=relo_against_peers(impls),
+            "memory first\").", PROGRAM, impls, "std", warm_heap_cells(ctx, cells), summary=relo_against_peers(impls),
             chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
             targets=[against_fastest(optional), FAULTS_TARGET]),
         Experiment(
