@@ -6,9 +6,9 @@
 // `offset` bytes of the reservation hold its reserved and committed lengths, so the block needs no side
 // table; the elements start at `offset` (a multiple of their alignment, at most a page).
 //
-// Warm memory first: relo maps no more than it can keep warm. Its live reserved blocks and its warm caches
-// together commit at most the warm budget (warm_memory_limit(), 64 MiB), and at most what a thread's
-// cache keeps (large_block_cache_limit()), so that every page relo maps serves again warm when its block
+// Warm memory first: relo maps no more than it can keep warm. Its live reserved blocks (a block past
+// heap_maps_fresh_from counts that much) and all its warm caches together commit at most the warm budget
+// (warm_memory_limit(), 64 MiB), and at most what a thread's cache keeps (large_block_cache_limit()), so that every page relo maps serves again warm when its block
 // dies, as the pages of std::vector's blocks do in the heap. A block that would pass that comes from the
 // heap instead (a block that would grow past it moves there, copied as std::vector's growth copies), where
 // std::vector's own would be, warm or not; a block of `heap_maps_fresh_from` bytes or more (32 MiB) is a
@@ -19,8 +19,9 @@
 // Mappings are a resource like memory: when the system refuses a reservation or a commit (Linux's
 // vm.max_map_count, which then fails the C library's malloc too), or relo holds relo::reservation_limit()
 // reservations, a block comes from the heap too. A block from the heap says so in its header (reserved
-// 0); it grows by realloc there (glibc moves its own mapped chunks by mremap), is never cached, and stays
-// on the heap; a reserved block that cannot move into a new reservation moves its bytes to the heap.
+// 0); it grows by realloc there (glibc moves its own mapped chunks by mremap), into a reservation from
+// heap_maps_fresh_from on, and is never cached; a reserved block that cannot move into a new reservation
+// moves its bytes to the heap.
 //
 // The warm-block cache: a released block (on 4 KiB pages) stays with its thread, its committed pages
 // still in place, up to large_block_cache_limit() committed bytes (64 MiB by default) and 256 blocks, and
