@@ -153,7 +153,7 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_one(const_iterator
         return make_iterator(ptr_begin() + at);
     }
     const size_type src = index_of_element(std::addressof(value));
-    return insert_n(at, 1, [&](T* dest, size_type, const element_locator& locate) {
+    return insert_n(at, 1, [&](T* dest, const element_locator& locate) {
         if (src == npos) {
             construct(alloc(), dest, std::forward<V>(value));
         } else {
@@ -162,16 +162,17 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_one(const_iterator
     });
 }
 
-/// Inserts n new elements before index `at`. make(dest, k, locate) constructs the k-th new element
-/// (k = 0, 1, ... in order) at dest; locate(s) finds old element s, for sources inside the container.
+/// Inserts n new elements before index `at`. build(dest, locate) constructs all n at dest, in order, and
+/// destroys what it built if one throws (a memcpy for a contiguous trivially copyable source); locate(s)
+/// finds old element s, for sources inside the container.
 ///
 /// When elements relocate without throwing, the tail moves up to open a gap of raw storage (open_gap:
 /// a memmove, or move-assignment as std::vector shifts) and the new elements are built in it; if one
 /// throws, the gap is closed again (strong guarantee). Otherwise the new elements are appended and
 /// rotated into place (basic guarantee, as std::vector).
 template <class Derived, class T, class Alloc>
-template <class Make>
-RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_n(size_type at, size_type n, Make&& make) -> iterator {
+template <class Build>
+RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_n(size_type at, size_type n, Build&& build) -> iterator {
     if (n == 0) return make_iterator(ptr_begin() + at);
     const capacity_guard open(*this, n);
     if constexpr (nothrow_relocate_v<Alloc, T>) {
@@ -184,12 +185,9 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_n(size_type at, si
         T* first = ptr_begin();
         T* pos = first + at;
         T* old_end = ptr_end();
-        const element_locator locate{first, at, n};
-        size_type built = 0;
         try {
-            for (; built != n; ++built) make(pos + built, built, locate);
+            build(pos, element_locator{first, at, n});
         } catch (...) {
-            destroy(alloc(), pos, pos + built);
             relocate_forward(alloc(), pos + n, old_end + n, pos);
             throw;
         }
@@ -199,10 +197,7 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_n(size_type at, si
         ensure_room_for(n);
         T* pos = ptr_begin() + at;
         T* old_end = ptr_end();
-        const element_locator locate{ptr_begin(), size(), 0};
-        construction_guard<Alloc, T> guard(alloc(), old_end);
-        for (size_type k = 0; k != n; ++k, guard.advance()) make(guard.current(), k, locate);
-        guard.release();
+        build(old_end, element_locator{ptr_begin(), size(), 0});
         self().seq_set_end(old_end + n);
         std::rotate(pos, old_end, old_end + n);
         return make_iterator(pos);
@@ -220,15 +215,16 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_range_at(size_type
         if constexpr (std::is_convertible_v<It, const T*>) {
             const size_type src = n == 0 ? npos : index_of_element(static_cast<const T*>(first));
             if (src != npos) {  // inserting a copy of part of the container into itself
-                return insert_n(at, n, [&](T* dest, size_type k, const element_locator& locate) {
-                    construct(alloc(), dest, std::as_const(*locate(src + k)));
+                // (Element by element: the source may straddle the gap.)
+                return insert_n(at, n, [&](T* dest, const element_locator& locate) {
+                    construction_guard<Alloc, T> guard(alloc(), dest);
+                    for (size_type k = 0; k != n; ++k, guard.advance())
+                        construct(alloc(), guard.current(), std::as_const(*locate(src + k)));
+                    guard.release();
                 });
             }
         }
-        return insert_n(at, n, [&](T* dest, size_type, const element_locator&) {
-            construct(alloc(), dest, *first);
-            ++first;
-        });
+        return insert_n(at, n, [&](T* dest, const element_locator&) { uninitialized_copy_range(first, n, dest); });
     } else {
         // Single pass: append, then rotate into place. On a throw the appended elements are removed.
         const capacity_guard open(*this, 0);  // (each emplace_back widens the window)
