@@ -160,10 +160,10 @@ struct page_blocks {
     static_assert(large_block::header_size <= 64, "a large block's header fits before the elements");
     static constexpr std::size_t usable_size_query_bytes = 256;
 
-    static constexpr large_block_options options() noexcept {
-        return {Policy::reservation_factor, Policy::huge_page_threshold, Alignment,
-                heap_maps_fresh_from_of<Policy>::value};
-    }
+    // (An object, passed by reference: by value, its 32 bytes went through the stack in every
+    // destructor that gives a block back.)
+    static constexpr large_block_options options{Policy::reservation_factor, Policy::huge_page_threshold, Alignment,
+                                                 heap_maps_fresh_from_of<Policy>::value};
     static constexpr bool is_mapped(std::size_t bytes) noexcept { return bytes >= Threshold; }
 
     /// A block of at least `bytes` (> 0 or 0), and the bytes it holds: a malloc block's usable size (kept
@@ -176,7 +176,7 @@ struct page_blocks {
     }
     RELO_NOINLINE static allocation_result<void*> allocate_larger(std::size_t bytes) {
         if (is_mapped(bytes)) {
-            const auto block = large_block::allocate(header_bytes, bytes, options());
+            const auto block = large_block::allocate(header_bytes, bytes, options);
             return {block.data, block.usable_bytes};
         }
         void* p = malloc_block(bytes);
@@ -190,7 +190,7 @@ struct page_blocks {
 
     static void deallocate(void* p, std::size_t bytes) noexcept {
         if (is_mapped(bytes)) {
-            large_block::release(p, header_bytes, options());
+            large_block::release(p, header_bytes, options);
         } else {
             free_block(p);
         }
@@ -198,7 +198,7 @@ struct page_blocks {
 
     RELO_NOINLINE static bool try_expand(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
         if (is_mapped(old_bytes))
-            return is_mapped(new_bytes) && large_block::resize_in_place(p, header_bytes, old_bytes, new_bytes, options());
+            return is_mapped(new_bytes) && large_block::resize_in_place(p, header_bytes, old_bytes, new_bytes, options);
         if (is_mapped(new_bytes) || new_bytes < old_bytes) return false;
         // Below usable_size_query_bytes the slack is a few bytes, reported nowhere (allocate), and the
         // query reads the next chunk's header: a cache miss on every growth (a measurable part of a
@@ -213,7 +213,7 @@ struct page_blocks {
     RELO_NOINLINE static void* reallocate(void* p, std::size_t old_bytes, std::size_t new_bytes) {
         const bool old_mapped = is_mapped(old_bytes);
         const bool new_mapped = is_mapped(new_bytes);
-        if (old_mapped && new_mapped) return large_block::reallocate(p, header_bytes, old_bytes, new_bytes, options());
+        if (old_mapped && new_mapped) return large_block::reallocate(p, header_bytes, old_bytes, new_bytes, options);
         if (!old_mapped && !new_mapped && Alignment <= alignof(std::max_align_t) && old_bytes >= Policy::realloc_threshold) {
             void* q = std::realloc(p, new_bytes == 0 ? 1 : new_bytes);
             if (q == nullptr) throw_bad_alloc();

@@ -373,7 +373,8 @@ private:
         const size_type want = grown_capacity(required);
         const size_type old_size = this->size();
         if (is_on_heap()) {
-            adopt(blocks::reallocate_emplacing(allocator(), heap_block(), want, required, build));
+            const auto b = heap_block();
+            adopt(blocks::reallocate_emplacing(allocator(), b.begin, b.end, b.capacity_end, want, required, build));
         } else {
             adopt(blocks::transfer_emplacing(allocator(), heap_block(), detail::allocate_at_least(allocator(), want), build));
         }

@@ -331,7 +331,8 @@ private:
         if constexpr (!(detail::relocate_as_bytes_v<Allocator, T> && detail::has_reallocate<Allocator>::value)) {
             // build runs here, inline, never in an out-of-line call (block_ops::grow_for_emplace).
             const block b = current_block();
-            const auto g = blocks::grow_for_emplace(growth_allocator(), b, grown_capacity(required), required);
+            const auto g = blocks::grow_for_emplace(growth_allocator(), b.begin, b.end, b.capacity_end,
+                                                    grown_capacity(required), required);
             if (g.fresh.ptr == nullptr) {
                 adopt(g.grown);
                 build(seq_end());
@@ -344,11 +345,12 @@ private:
                 blocks::discard_fresh(growth_allocator(), g.fresh);
                 throw;
             }
-            adopt(blocks::move_behind(growth_allocator(), b, g.fresh));
+            adopt(blocks::move_behind(growth_allocator(), b.begin, b.end, b.capacity_end, g.fresh));
             return;
         }
         const size_type old_size = this->size();
-        adopt(blocks::reallocate_emplacing(growth_allocator(), current_block(), grown_capacity(required), required, build));
+        adopt(blocks::reallocate_emplacing(growth_allocator(), seq_begin(), seq_end(), seq_capacity_end(),
+                                           grown_capacity(required), required, build));
         this->build_if_grown_in_place(old_size, build);
     }
 

@@ -88,8 +88,9 @@ struct block_ops {
     /// (try_expand) nothing moves, and the element is not built: the returned block has b's size, and the
     /// caller builds it after recording the new capacity. Strong guarantee: on a throw b is unchanged.
     template <class Build>
-    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate_emplacing(allocator_arg a, block b, size_type want,
-                                                                     size_type need, Build& build) {
+    RELO_NOINLINE static RELO_CONSTEXPR20 block reallocate_emplacing(allocator_arg a, T* begin, T* end, T* capacity_end,
+                                                                     size_type want, size_type need, Build& build) {
+        block b{begin, end, capacity_end};
         if (b.begin != nullptr && !is_constant_evaluated()) {
             if constexpr (grows_by_reallocate) {
                 alignas(T) unsigned char slot[sizeof(T)];
@@ -115,6 +116,10 @@ struct block_ops {
         return move_to_emplacing(a, b, allocate_at_least(a, want), build);
     }
 
+    // (The functions a push loop calls take the block's three pointers one by one, in registers: a block
+    // passed by value goes on the stack, and GCC then keeps a frame pointer, a register the loop's count
+    // needed; relo::vector's grow_block says the same.)
+
     // emplace_back's growth in three steps that keep the new element's arguments in the caller: they
     // never reach an out-of-line call (which would make them addressable, and a push loop would keep
     // them in memory). grow_for_emplace grows b in place when it can (`fresh` is then empty, and the
@@ -126,8 +131,10 @@ struct block_ops {
         block grown;                   // b, with its new capacity when it grew in place
         allocation_result<T*> fresh;   // or the fresh block (ptr null: grown in place)
     };
-    RELO_NOINLINE static RELO_CONSTEXPR20 emplace_growth grow_for_emplace(allocator_arg a, block b, size_type want,
+    RELO_NOINLINE static RELO_CONSTEXPR20 emplace_growth grow_for_emplace(allocator_arg a, T* begin, T* end,
+                                                                           T* capacity_end, size_type want,
                                                                            size_type need) {
+        block b{begin, end, capacity_end};
         if constexpr (has_try_expand<Alloc>::value) {
             if (b.begin != nullptr && !is_constant_evaluated()) {
                 const size_type expanded = expand_in_place(a, b, need, want);
@@ -144,9 +151,10 @@ struct block_ops {
     }
     /// b's elements moved in front of the element built at fresh.ptr + b.size(), b's storage freed. If a
     /// move throws, that element is destroyed, fresh is freed and b is unchanged.
-    RELO_NOINLINE static RELO_CONSTEXPR20 block move_behind(allocator_arg a, block b, allocation_result<T*> fresh) {
+    RELO_NOINLINE static RELO_CONSTEXPR20 block move_behind(allocator_arg a, T* begin, T* end, T* capacity_end,
+                                                            allocation_result<T*> fresh) {
         auto already_built = [](T*) noexcept {};
-        return move_to_emplacing(a, b, fresh, already_built);
+        return move_to_emplacing(a, block{begin, end, capacity_end}, fresh, already_built);
     }
 
     /// transfer_emplacing, then b's storage is freed.

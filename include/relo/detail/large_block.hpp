@@ -130,7 +130,7 @@ public:
     /// (take_cached), or a fresh reservation, where relo may map them (may_map); else, or when the system
     /// gives no reservation (the process's mappings or relo::reservation_limit() used up), a block from
     /// the heap. Throws std::bad_alloc.
-    static allocation allocate(std::size_t offset, std::size_t bytes, large_block_options opt) {
+    static allocation allocate(std::size_t offset, std::size_t bytes, const large_block_options& opt) {
         check_block_size(bytes, 1, offset);  // (the reservation starts on a page: the header holds the alignment)
         const std::size_t committed = committed_length(offset + bytes, opt);
         const std::size_t room = map_room(committed, opt);
@@ -155,7 +155,7 @@ public:
     /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system (or the
     /// heap) otherwise. (Out of line: inlined into a container's destructor, it took registers from the
     /// loop before it.)
-    RELO_NOINLINE static void release(void* data, std::size_t offset, large_block_options opt) noexcept {
+    RELO_NOINLINE static void release(void* data, std::size_t offset, const large_block_options& opt) noexcept {
         char* base = static_cast<char*>(data) - offset;
         if (on_heap(base)) {
             free_on_heap(base, offset, opt);
@@ -175,7 +175,7 @@ public:
     /// change) when the reservation is used up and the address space behind it is taken, when relo may
     /// not map the pages (may_map), or for a block from the heap past its usable size.
     static bool resize_in_place(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
-                                large_block_options opt) noexcept {
+                                const large_block_options& opt) noexcept {
         if (!fits_in_block(new_bytes, 1, offset)) return false;
         char* base = static_cast<char*>(data) - offset;
         if (on_heap(base)) return new_bytes <= old_bytes || usable_on_heap(base, offset, opt) - offset >= new_bytes;
@@ -208,7 +208,7 @@ public:
     /// reservation. A block on the heap grows there by realloc, and into a reservation from
     /// heap_maps_fresh_from on. The bytes are kept. Throws std::bad_alloc; then nothing changed.
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
-                            large_block_options opt) {
+                            const large_block_options& opt) {
         char* base = static_cast<char*>(data) - offset;
         if (on_heap(base)) return reallocate_on_heap(base, offset, old_bytes, new_bytes, opt);
         if (resize_in_place(data, offset, old_bytes, new_bytes, opt)) return data;
@@ -477,7 +477,7 @@ private:
     }
 
     static std::size_t reservation_for(std::size_t offset, std::size_t bytes, std::size_t committed,
-                                       large_block_options opt) noexcept {
+                                       const large_block_options& opt) noexcept {
         if (opt.reservation_factor <= 1 || bytes > (SIZE_MAX / 4 - offset) / opt.reservation_factor) return committed;
         const std::size_t r = committed_length(offset + bytes * opt.reservation_factor, opt);
         return r > committed ? r : committed;
