@@ -274,6 +274,37 @@ TEST(PageAllocator, TryExpandGrowsIntoTheReservation) {
     a.deallocate(small, 4);
 }
 
+// may_expand lets a container skip try_expand: it must be false only where try_expand cannot grow the
+// block allocate_at_least returned, for any element size.
+template <class T>
+void expect_may_expand_matches_try_expand() {
+    relo::page_allocator<T> a;
+    // (The fewest objects whose bytes reach the threshold: a block of them is a large block.)
+    const std::size_t threshold = (relo::page_allocator<T>::mapping_threshold() + sizeof(T) - 1) / sizeof(T);
+    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{30}, std::size_t{100}, std::size_t{1000},
+                          threshold / 3, threshold - 1, threshold, threshold * 2}) {
+        const auto block = a.allocate_at_least(n);
+        const bool may = a.may_expand(block.count);
+        EXPECT_EQ(may, block.count >= threshold) << "n " << n << ", count " << block.count;
+        if (!may) {
+            EXPECT_FALSE(a.try_expand(block.ptr, block.count, block.count + 1)) << "n " << n << ", count " << block.count;
+        } else {
+            EXPECT_TRUE(a.try_expand(block.ptr, block.count, block.count + 1)) << "n " << n << ", count " << block.count;
+        }
+        a.deallocate(block.ptr, may ? block.count + 1 : block.count);
+    }
+}
+
+TEST(PageAllocator, MayExpandIsFalseOnlyWhereTryExpandCannotGrow) {
+    struct twelve {
+        int a, b, c;
+    };
+    expect_may_expand_matches_try_expand<char>();
+    expect_may_expand_matches_try_expand<int>();
+    expect_may_expand_matches_try_expand<twelve>();
+    expect_may_expand_matches_try_expand<std::string>();
+}
+
 TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {
     large_int_allocator a;
     std::size_t n = threshold_ints;

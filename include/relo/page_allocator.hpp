@@ -5,6 +5,8 @@
 //   allocate_at_least(n)          reports the block's real size (malloc_usable_size, or whole pages);
 //   try_expand(p, old_n, new_n)   resizes a block in place, never moving it: a large block commits more of
 //                                 its reservation; a small one grows within the malloc chunk's slack;
+//   may_expand(n)                 whether try_expand can grow a block allocate_at_least returned (a large
+//                                 one only): containers skip the call otherwise;
 //   reallocate(p, old_n, new_n)   moves the *bytes* when it cannot grow in place (realloc, or for a large
 //                                 block mremap into a larger reservation: page-table entries move, nothing
 //                                 is copied). Containers call it only for trivially relocatable types.
@@ -326,6 +328,12 @@ public:
         if (new_n > max_size()) return false;
         return blocks_of<T>::try_expand(p, old_n * sizeof(T), new_n * sizeof(T));
     }
+
+    /// Whether try_expand can grow a block of n objects that allocate_at_least returned: only a large
+    /// block can. A malloc block's count already holds its usable size (allocate_at_least), so a
+    /// container skips the call and its query of the usable size (docs/measurements/vector.md,
+    /// "Inserting ranges, and growth calls in registers").
+    static constexpr bool may_expand(size_type n) noexcept { return n >= (mapping_threshold() + sizeof(T) - 1) / sizeof(T); }
 
     /// Resizes the block at p (holding old_n objects) to hold new_n objects, moving its bytes (not
     /// objects) if it cannot be resized in place; the first min(old_n, new_n) objects' bytes are kept.

@@ -327,6 +327,9 @@ private:
     /// 0 if it cannot grow to `need`.
     static size_type expand_in_place(Alloc& a, const block& b, size_type need, size_type want) noexcept {
         const size_type cap = b.capacity();
+        if constexpr (has_may_expand<Alloc>::value) {
+            if (!a.may_expand(cap)) return 0;
+        }
         if (a.try_expand(b.begin, cap, want)) return want;
         if (need >= want || !a.try_expand(b.begin, cap, need)) return 0;
         size_type fits = need;

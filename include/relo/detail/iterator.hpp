@@ -82,7 +82,8 @@ RELO_CONSTEXPR20 std::size_t range_length(It first, Sent last) {
         return static_cast<std::size_t>(last - first);
     } else if constexpr (std::is_same_v<It, Sent> && is_input_iterator_v<It>) {
         // std::distance, not ranges::distance: libstdc++ answers a whole std::list's length from its size
-        // there, where a walk made inserting a list's elements walk it twice (1.9x std::vector's insert).
+        // there, where a walk made inserting a list's elements walk it twice (docs/measurements/vector.md,
+        // "Inserting ranges, and growth calls in registers").
         return static_cast<std::size_t>(std::distance(first, last));
     } else {
 #if RELO_HAS_RANGES
