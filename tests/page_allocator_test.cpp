@@ -275,23 +275,26 @@ TEST(PageAllocator, TryExpandGrowsIntoTheReservation) {
 }
 
 // may_expand lets a container skip try_expand: it must be false only where try_expand cannot grow the
-// block allocate_at_least returned, for any element size.
+// block allocate_at_least returned, for any element size, and true for large blocks.
 template <class T>
 void expect_may_expand_matches_try_expand() {
     relo::page_allocator<T> a;
-    // (The fewest objects whose bytes reach the threshold: a block of them is a large block.)
-    const std::size_t threshold = (relo::page_allocator<T>::mapping_threshold() + sizeof(T) - 1) / sizeof(T);
+    const std::size_t threshold_bytes = relo::page_allocator<T>::mapping_threshold();
+    const std::size_t around = threshold_bytes / sizeof(T);
     for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{30}, std::size_t{100}, std::size_t{1000},
-                          threshold / 3, threshold - 1, threshold, threshold * 2}) {
+                          around / 3, around - 1, around, around + 1, around * 2}) {
         const auto block = a.allocate_at_least(n);
+        const bool large = block.count * sizeof(T) >= threshold_bytes;  // (what deallocate will see)
         const bool may = a.may_expand(block.count);
-        EXPECT_EQ(may, block.count >= threshold) << "n " << n << ", count " << block.count;
+        EXPECT_EQ(may, large) << "n " << n << ", count " << block.count;
+        bool grew = false;
         if (!may) {
             EXPECT_FALSE(a.try_expand(block.ptr, block.count, block.count + 1)) << "n " << n << ", count " << block.count;
         } else {
-            EXPECT_TRUE(a.try_expand(block.ptr, block.count, block.count + 1)) << "n " << n << ", count " << block.count;
+            grew = a.try_expand(block.ptr, block.count, block.count + 1);
+            EXPECT_TRUE(grew) << "a large block grows in its reservation: n " << n << ", count " << block.count;
         }
-        a.deallocate(block.ptr, may ? block.count + 1 : block.count);
+        a.deallocate(block.ptr, grew ? block.count + 1 : block.count);
     }
 }
 
@@ -303,6 +306,10 @@ TEST(PageAllocator, MayExpandIsFalseOnlyWhereTryExpandCannotGrow) {
     expect_may_expand_matches_try_expand<int>();
     expect_may_expand_matches_try_expand<twelve>();
     expect_may_expand_matches_try_expand<std::string>();
+    struct alignas(64) line {
+        char bytes[64];
+    };
+    expect_may_expand_matches_try_expand<line>();
 }
 
 TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <ratio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if RELO_HAS_RANGES
@@ -327,6 +328,34 @@ TEST(Vector, UsableInConstantExpressions) {
 TEST(Vector, ShiftingInsideTheStorageAssigns) {
     shifting_inside_the_storage_assigns<relo::vector<operation_counter>>();
     shifting_inside_the_storage_assigns<relo::vector<operation_counter, std::allocator<operation_counter>>>();
+}
+
+// emplace_back hands the constructor the caller's own arguments, also when it grows: a constructor that
+// takes a scalar by && may change it (a pointer it takes over), as std::vector's would see.
+TEST(Vector, EmplaceGivesTheConstructorTheCallersScalars) {
+    struct taking_over {
+        int* p;
+        explicit taking_over(int*&& q) noexcept : p(std::exchange(q, nullptr)) {}
+        taking_over(taking_over&& o) noexcept : p(std::exchange(o.p, nullptr)) {}
+        taking_over& operator=(taking_over&& o) noexcept {
+            std::swap(p, o.p);
+            return *this;
+        }
+        ~taking_over() { delete p; }
+    };
+    relo::vector<taking_over> v;
+    std::vector<int> taken;
+    for (int i = 0; i < 200; ++i) {
+        int* q = new int(i);
+        const bool grows = v.size() == v.capacity();
+        v.emplace_back(std::move(q));
+        EXPECT_EQ(q, nullptr) << "element " << i << (grows ? ", growing" : "");
+        delete q;  // (nothing: the element owns it)
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) taken.push_back(*v[i].p);
+    std::vector<int> expected(200);
+    std::iota(expected.begin(), expected.end(), 0);
+    EXPECT_EQ(taken, expected);
 }
 
 }  // namespace

@@ -333,7 +333,10 @@ public:
     /// block can. A malloc block's count already holds its usable size (allocate_at_least), so a
     /// container skips the call and its query of the usable size (docs/measurements/vector.md,
     /// "Inserting ranges, and growth calls in registers").
-    static constexpr bool may_expand(size_type n) noexcept { return n >= (mapping_threshold() + sizeof(T) - 1) / sizeof(T); }
+    static constexpr bool may_expand(size_type n) noexcept {
+        constexpr std::size_t t = mapping_threshold();  // (the fewest objects reaching it, without overflow)
+        return n >= t / sizeof(T) + (t % sizeof(T) != 0);
+    }
 
     /// Resizes the block at p (holding old_n objects) to hold new_n objects, moving its bytes (not
     /// objects) if it cannot be resized in place; the first min(old_n, new_n) objects' bytes are kept.

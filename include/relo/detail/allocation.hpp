@@ -70,13 +70,14 @@ struct has_try_expand<A, std::void_t<decltype(bool(std::declval<A&>().try_expand
                              std::declval<typename std::allocator_traits<A>::pointer>(), std::size_t{}, std::size_t{})))>>
     : std::true_type {};
 
-/// An allocator's optional hint: whether try_expand can grow a block of n objects that allocate_at_least
-/// returned (count n). Without it a container asks try_expand every time.
+/// An allocator's optional hint, noexcept: whether try_expand can grow a block of n objects that the
+/// container holds (from allocate_at_least, try_expand or reallocate). Without it a container asks
+/// try_expand every time.
 template <class A, class = void>
 struct has_may_expand : std::false_type {};
 template <class A>
 struct has_may_expand<A, std::void_t<decltype(bool(std::declval<const A&>().may_expand(std::size_t{})))>>
-    : std::true_type {};
+    : std::bool_constant<noexcept(std::declval<const A&>().may_expand(std::size_t{}))> {};
 
 template <class A, class = void>
 struct has_reallocate : std::false_type {};

@@ -76,13 +76,24 @@ struct is_iterator_concept_forward
 template <class It>
 inline constexpr bool is_forward_iterator_v = std::disjunction_v<std::is_pointer<It>, is_iterator_concept_forward<It>>;
 
+/// Whether last - first measures the range (C++20's sized_sentinel_for; a view's iterator may model it
+/// while its iterator_category says input).
+template <class Sent, class It>
+inline constexpr bool is_sized_sentinel_v =
+#if RELO_HAS_RANGES
+    std::sized_sentinel_for<Sent, It>;
+#else
+    false;
+#endif
+
 template <class It, class Sent>
 RELO_CONSTEXPR20 std::size_t range_length(It first, Sent last) {
     if constexpr (std::is_pointer_v<It> && std::is_same_v<It, Sent>) {
         return static_cast<std::size_t>(last - first);
-    } else if constexpr (std::is_same_v<It, Sent> && is_input_iterator_v<It>) {
-        // std::distance, not ranges::distance: libstdc++ answers a whole std::list's length from its size
-        // there, where a walk made inserting a list's elements walk it twice (docs/measurements/vector.md,
+    } else if constexpr (std::is_same_v<It, Sent> && is_input_iterator_v<It> && !is_sized_sentinel_v<Sent, It>) {
+        // std::distance, not ranges::distance, for a range that must be walked: libstdc++ answers a whole
+        // std::list's length from its size there (where the optimizer sees the range is the whole list),
+        // where a walk made inserting a list's elements walk it twice (docs/measurements/vector.md,
         // "Inserting ranges, and growth calls in registers").
         return static_cast<std::size_t>(std::distance(first, last));
     } else {

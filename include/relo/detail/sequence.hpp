@@ -318,11 +318,13 @@ public:
         } else if constexpr (Derived::seq_grows_out_of_line) {
             return grow_and_emplace_back_out_of_line(std::forward<Args>(args)...);
         } else if constexpr (sizeof...(Args) != 0 && ((std::is_scalar_v<Args> && !std::is_volatile_v<Args>) && ...)) {
-            // Scalars passed as rvalues (emplace_back(&cells[i]), emplace_back(i + 1)): copies in memory
-            // across the growth, as `value` above: held in callee-saved registers, they took one from the
-            // loop, whose count went to memory (a class owning a pointer; docs/measurements/vector.md,
-            // "Inserting ranges, and growth calls in registers"). A copy is not an element growth moves.
-            return grow_and_emplace_back_from_copies(args...);
+            // Scalars passed as rvalues (emplace_back(&cells[i]), emplace_back(i + 1)): the temporaries in
+            // memory across the growth, as `value` above: held in callee-saved registers, they took one from
+            // the loop, whose count went to memory (a class owning a pointer; docs/measurements/vector.md,
+            // "Inserting ranges, and growth calls in registers"). The constructor gets the caller's own
+            // temporaries, not copies: it may take them by `&&` and change them.
+            if (!is_constant_evaluated()) (keep_in_memory(args), ...);
+            return grow_and_emplace_back(std::forward<Args>(args)...);
         } else {
             return grow_and_emplace_back(std::forward<Args>(args)...);
         }
@@ -441,12 +443,6 @@ public:
     }
 
 private:
-    template <class... Scalars>
-    RELO_CONSTEXPR20 RELO_ALWAYS_INLINE reference grow_and_emplace_back_from_copies(Scalars... copies) {
-        if (!is_constant_evaluated()) (keep_in_memory(copies), ...);
-        return grow_and_emplace_back(std::move(copies)...);
-    }
-
     /// emplace_back's growth path for a trivially relocatable T (see there).
     template <class... Args>
     reference build_then_grow(Args&&... args) {
