@@ -72,7 +72,8 @@ int main() {
     std::size_t held = block.count;  // at least `asked`
     std::memset(buffer, 'x', held);
     const std::size_t wanted = 4 * held;
-    const bool in_place = bytes.try_expand(buffer, held, wanted);  // commits more of its reservation
+    // (may_expand: whether try_expand can grow it at all; false for a malloc block, whose count is all it has.)
+    const bool in_place = bytes.may_expand(held) && bytes.try_expand(buffer, held, wanted);  // commits more pages
     if (!in_place) buffer = bytes.reallocate(buffer, held, wanted);  // the bytes move; the first `held` are kept
     std::printf("a block of %zu bytes (asked %zu) grew to %zu %s\n", held, asked, wanted,
                 in_place ? "in place" : "by moving its bytes");
