@@ -170,8 +170,16 @@ RELO_CONSTEXPR20 T* uninitialized_copy_n(A& a, It first, std::size_t n, T* dest)
         // (Not from volatile elements: each must be read as the program says, and memcpy cannot.)
         if constexpr (!std::is_volatile_v<Src> && std::is_same_v<std::remove_const_t<Src>, T> && copy_as_bytes_v<A, T>) {
             if (!is_constant_evaluated()) {
-                if (n != 0)
-                    std::memcpy(static_cast<void*>(dest), static_cast<const void*>(std::addressof(*first)), n * sizeof(T));
+                if (n != 0) {
+                    // memmove from a raw pointer: it may point into the destination's own object (a range of
+                    // the container inserted into itself, which takes another path at run time), which GCC
+                    // cannot always rule out, and memcpy's restrict then fails the build (-Wrestrict).
+                    if constexpr (std::is_pointer_v<It>) {
+                        std::memmove(static_cast<void*>(dest), static_cast<const void*>(first), n * sizeof(T));
+                    } else {
+                        std::memcpy(static_cast<void*>(dest), static_cast<const void*>(std::addressof(*first)), n * sizeof(T));
+                    }
+                }
                 return dest + n;
             }
         }
