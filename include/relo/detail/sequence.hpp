@@ -317,15 +317,15 @@ public:
             return grow_and_emplace_back(std::forward<Args>(args)...);
         } else if constexpr (Derived::seq_grows_out_of_line) {
             return grow_and_emplace_back_out_of_line(std::forward<Args>(args)...);
-        } else if constexpr (sizeof...(Args) != 0 && ((std::is_scalar_v<Args> && !std::is_volatile_v<Args>) && ...)) {
+        } else {
             // Scalars passed as rvalues (emplace_back(&cells[i]), emplace_back(i + 1)): the temporaries in
             // memory across the growth, as `value` above: held in callee-saved registers, they took one from
             // the loop, whose count went to memory (a class owning a pointer; docs/measurements/vector.md,
             // "Inserting ranges, and growth calls in registers"). The constructor gets the caller's own
             // temporaries, not copies: it may take them by `&&` and change them.
-            if (!is_constant_evaluated()) (keep_in_memory(args), ...);
-            return grow_and_emplace_back(std::forward<Args>(args)...);
-        } else {
+            if constexpr (sizeof...(Args) != 0 && ((std::is_scalar_v<Args> && !std::is_volatile_v<Args>) && ...)) {
+                if (!is_constant_evaluated()) (keep_in_memory(args), ...);
+            }
             return grow_and_emplace_back(std::forward<Args>(args)...);
         }
     }
