@@ -49,7 +49,7 @@ int main() {
     ok = ok && plain.get_allocator().mapping_threshold() == defaults::relocatable_mapping_threshold &&
          samples.get_allocator().mapping_threshold() == early_mappings::relocatable_mapping_threshold &&
          relo::page_allocator<std::string>::mapping_threshold() == defaults::other_mapping_threshold &&
-         relo::large_block_policy::relocatable_mapping_threshold > defaults::relocatable_mapping_threshold;
+         relo::large_block_policy::relocatable_mapping_threshold < defaults::relocatable_mapping_threshold;
 
     // Mappings are a resource: past reservation_limit() reservations held, large blocks come from the heap
     // (as past the system's vm.max_map_count); blocks of heap_maps_fresh_from bytes or more are reservations
@@ -57,16 +57,16 @@ int main() {
     const std::size_t held_before = relo::reservations_held();
     const std::size_t reservation_limit = relo::reservation_limit();
     relo::set_reservation_limit(held_before);  // no more reservations from here on
-    const relo::vector<double> from_heap(1'000'000, 1.0);  // 8 MB: a large block, from the heap
+    const relo::vector<std::string> from_heap(100'000, "x");  // 3.2 MB of strings: a large block, from the heap
     relo::set_reservation_limit(reservation_limit);
     std::printf("reservations held: %zu of at most %zu; from %zu MiB a block is one whatever relo holds\n",
                 relo::reservations_held(), reservation_limit, defaults::heap_maps_fresh_from >> 20);
-    ok = ok && relo::reservations_held() == held_before && from_heap.back() == 1.0;
+    ok = ok && relo::reservations_held() == held_before && from_heap.back() == "x";
 
     // 2. The expansion protocol on a buffer of one's own: how much the block really holds, growth in place,
     // and else a move of the bytes (never of objects: for trivially relocatable contents only).
-    relo::page_allocator<char> bytes;
-    const std::size_t asked = std::size_t{1} << 20;  // 1 MiB: a large block
+    relo::page_allocator<char, early_mappings> bytes;
+    const std::size_t asked = std::size_t{1} << 20;  // 1 MiB: a large block under this policy
     const relo::allocation_result<char*> block = bytes.allocate_at_least(asked);
     char* buffer = block.ptr;
     std::size_t held = block.count;  // at least `asked`

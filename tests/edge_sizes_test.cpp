@@ -558,9 +558,9 @@ void page_allocator_edges() {
     EXPECT_THROW((void)a.allocate_at_least(a.max_size()), std::bad_alloc);
     EXPECT_THROW((void)a.allocate_at_least(a.max_size() - 1), std::bad_alloc);
     EXPECT_THROW((void)a.allocate_at_least(two_to_62 / sizeof(T)), std::bad_alloc);
-    // try_expand and reallocate of a small block (malloc's) and of a large one (a mapping).
+    // try_expand and reallocate of a small block (malloc's) and of a large one (a mapping: from the threshold).
     const std::size_t small = 4;
-    const std::size_t large = (std::size_t{1} << 20) / sizeof(T);
+    const std::size_t large = relo::page_allocator<T>::mapping_threshold() / sizeof(T) + 1;
     const std::size_t targets[] = {a.max_size() + 1, a.max_size(), SIZE_MAX, wrapping_count<T>(), two_to_62 / sizeof(T)};
     for (std::size_t n : {small, large}) {
         p = a.allocate(n);

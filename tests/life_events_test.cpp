@@ -32,6 +32,7 @@
 
 #include "child_process.hpp"
 #include "life/busy_threads.hpp"
+#include "mapped_ints.hpp"
 #include "os_probes.hpp"
 #include "parked_thread.hpp"
 #include "sanitizers.hpp"
@@ -86,7 +87,7 @@ const char* fork_with_parked_threads_untestable() {
 bool keep_in_every_cache(int seed) {
     bool ok = true;
     {
-        relo::vector<int> v(std::size_t{1} << 20, seed);
+        mapped_ints v(std::size_t{1} << 20, seed);
         ok = ok && v[12345] == seed && v.back() == seed;
     }
     {
@@ -124,7 +125,7 @@ bool use_every_cache(int seed) {
     }
     {
         relo::vector<char> bytes(100000, static_cast<char>(seed));
-        relo::vector<int> ints(std::size_t{1} << 18, seed);
+        mapped_ints ints(std::size_t{1} << 18, seed);
         ok = ok && bytes[99999] == static_cast<char>(seed) && ints[1000] == seed;
     }
     {
@@ -171,7 +172,7 @@ TEST_F(LifeEvents, ForksWhileOtherThreadsKeepTakeAndTrim) {
     relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));  // (every keep gives the cache back first)
     std::atomic<bool> stop{false};
     std::vector<std::thread> threads = busy_threads(stop, keep_in_every_cache);
-    relo::vector<int> inherited(std::size_t{1} << 20, 7);
+    mapped_ints inherited(std::size_t{1} << 20, 7);
     int hung = 0, failed = 0;
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
     int children = 0;
@@ -225,7 +226,7 @@ TEST_F(LifeEvents, AChildHasTheForkingThreadsCachesWholeAndTheParentsCount) {
     EXPECT_GE(others, 5 * mib);
     const int* block = nullptr;
     {
-        const relo::vector<int> v(std::size_t{1} << 20, 4);
+        const mapped_ints v(std::size_t{1} << 20, 4);
         block = v.data();
     }
     char* const reservation = [] {
@@ -242,7 +243,7 @@ TEST_F(LifeEvents, AChildHasTheForkingThreadsCachesWholeAndTheParentsCount) {
         if (held.total() != mine.total() || held.reservations != mine.reservations) return 1;
         if (held.process_bytes != mine.process_bytes) return 2;
         {
-            const relo::vector<int> again(std::size_t{1} << 20, 5);
+            const mapped_ints again(std::size_t{1} << 20, 5);
             if (again.data() != block || again[777] != 5) return 3;
         }
         {
@@ -252,7 +253,7 @@ TEST_F(LifeEvents, AChildHasTheForkingThreadsCachesWholeAndTheParentsCount) {
         relo::trim_warm_memory();
         if (relo::warm_memory().total() != 0 || process_bytes() != others) return 5;
         relo::set_warm_memory_limit(others + 2 * mib);
-        { const relo::vector<int> v(std::size_t{8} << 20, 6); }  // (32 MiB: a reservation past the budget)
+        { const mapped_ints v(std::size_t{8} << 20, 6); }  // (32 MiB: a reservation past the budget)
         const relo::warm_memory_held capped = relo::warm_memory();
         if (capped.total() == 0 || capped.total() > 2 * mib || capped.process_bytes > others + 2 * mib) return 6;
         return 0;
@@ -654,7 +655,7 @@ int in_child_forked_inside_a_visit(std::size_t chunks_at_fork, const void* block
     }
     if (chunks.held != chunks_at_fork) return 3;
     {
-        const relo::vector<int> v(std::size_t{1} << 20, 9);
+        const mapped_ints v(std::size_t{1} << 20, 9);
         if (v.data() != block || v[4321] != 9) return 4;  // (the large-block cache whole)
     }
     return keep_in_every_cache(10) ? 0 : 5;
@@ -670,7 +671,7 @@ TEST_F(LifeEvents, ForkFromASignalHandlerInsideAVisit) {
         static volatile sig_atomic_t grandchild = -100;
         if (!keep_in_every_cache(8)) return 10;
         {
-            const relo::vector<int> v(std::size_t{1} << 20, 8);
+            const mapped_ints v(std::size_t{1} << 20, 8);
             block = v.data();
         }
         chunks_at_fork = relo::chunk_cache_bytes();

@@ -13,13 +13,15 @@
 #include <gtest/gtest.h>
 
 #include "element_kinds.hpp"
+#include "mapped_ints.hpp"
 #include "os_probes.hpp"
 
 namespace relo_test {
 namespace {
 
-// By default trivially relocatable types use large blocks from 64 KiB; the large blocks' own tests use
-// large_block_policy (from 2 MiB, with huge pages).
+// By default trivially relocatable types use large blocks from 32 MiB; the large blocks' own tests use
+// large_block_policy (from 2 MiB, with huge pages), and those of the warm-block cache and of page moves a
+// policy whose ints take large blocks from 64 KiB (mapped_ints.hpp).
 using large_int_allocator = relo::page_allocator<int, relo::large_block_policy>;
 constexpr std::size_t threshold_ints = large_int_allocator::mapping_threshold() / sizeof(int);
 
@@ -59,10 +61,39 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
                   relo::page_allocator_policy::other_mapping_threshold);
 }
 
-TEST(PageAllocator, RelocatableTypesUseMappingsFromTheThreshold) {
-    static_assert(relo::page_allocator<int>::mapping_threshold() == (std::size_t{64} << 10));
+// Below 32 MiB a trivially relocatable type's block is the heap's, grown by realloc, and takes no
+// reservation; from 32 MiB it is a large block, whatever relo holds (heap_maps_fresh_from).
+TEST(PageAllocator, RelocatableTypesComeFromTheHeapBelow32MiB) {
+    static_assert(relo::page_allocator<int>::mapping_threshold() == (std::size_t{32} << 20));
+    static_assert(relo::page_allocator_policy::relocatable_mapping_threshold ==
+                  relo::page_allocator_policy::heap_maps_fresh_from);
+    relo::trim_large_block_cache();
+    const std::size_t held = relo::reservations_held();
     relo::page_allocator<int> a;
     const std::size_t threshold = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
+    std::size_t n = 1000;
+    int* p = a.allocate(n);
+    fill(p, n);
+    for (std::size_t next : {std::size_t{1} << 20, threshold / 2, threshold - 1}) {
+        p = a.reallocate(p, n, next);
+        expect_filled(p, n);
+        fill(p, next);
+        n = next;
+        EXPECT_EQ(relo::reservations_held(), held) << n << " ints: a heap block";
+    }
+    EXPECT_FALSE(a.may_expand(n));
+    p = a.reallocate(p, n, threshold + 1);
+    expect_filled(p, n);
+    EXPECT_EQ(relo::reservations_held(), held + 1) << "from the threshold on: a reservation";
+    EXPECT_EQ((reinterpret_cast<std::uintptr_t>(p) - 64) % relo::detail::os::page_size(), 0u) << "a large block";
+    a.deallocate(p, threshold + 1);
+    relo::trim_large_block_cache();
+    EXPECT_EQ(relo::reservations_held(), held);
+}
+
+TEST(PageAllocator, RelocatableTypesUseMappingsFromTheThreshold) {
+    mapped_int_allocator a;
+    const std::size_t threshold = mapped_int_allocator::mapping_threshold() / sizeof(int);
     std::size_t n = 10;
     int* p = a.allocate(n);
     fill(p, n);
@@ -103,7 +134,7 @@ constexpr std::size_t mib = std::size_t{1} << 20;
 
 TEST(WarmBlockCache, TheNextLargeBlockOfTheThreadIsTheLastReleasedOneWithItsPages) {
     warm_cache_limit limit(32 * mib);
-    relo::page_allocator<int> a;
+    mapped_int_allocator a;
     const std::size_t n = 4 * mib / sizeof(int);
     int* p = a.allocate(n);
     fill(p, n);
@@ -129,7 +160,7 @@ TEST(WarmBlockCache, TheNextLargeBlockOfTheThreadIsTheLastReleasedOneWithItsPage
 // (Each block is made under a limit that lets it be a reservation, and given back under the limit tested:
 // relo maps no more than its cache can keep, so a block made under a small limit comes from the heap.)
 TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
-    relo::page_allocator<int> a;
+    mapped_int_allocator a;
     const std::size_t n = 8 * mib / sizeof(int);
     {
         warm_cache_limit limit(64 * mib);
@@ -182,7 +213,7 @@ TEST(WarmBlockCache, KeepsAtMostItsLimitAndNothingAtZero) {
 
 TEST(WarmBlockCache, ShrinkingGivesPagesBackAndHugePageBlocksAreNotCached) {
     warm_cache_limit limit(32 * mib);
-    relo::page_allocator<int> a;
+    mapped_int_allocator a;
     const std::size_t n = 8 * mib / sizeof(int);
     int* p = a.allocate(n);
     fill(p, n);
@@ -205,7 +236,7 @@ TEST(WarmBlockCache, AThreadGivesItsBlocksBackWhenItEnds) {
     int* released = nullptr;
     std::size_t held_by_thread = 0;
     std::thread([&] {
-        relo::page_allocator<int> a;
+        mapped_int_allocator a;
         const std::size_t n = 2 * mib / sizeof(int);
         released = a.allocate(n);
         fill(released, n);
@@ -334,9 +365,9 @@ TEST(PageAllocator, ReallocatePastTheReservationMovesPagesNotBytes) {
 // must move both as pages too (the kernel refuses one call spanning both), not copy them. Counted in page
 // faults: a copy writes every old page anew, a page move writes none.
 TEST(PageAllocator, ABlockMovedTwiceMovesPagesBothTimes) {
-    relo::page_allocator<int> a;
+    mapped_int_allocator a;
     constexpr std::size_t mib_ints = (std::size_t{1} << 20) / sizeof(int);
-    std::size_t n = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
+    std::size_t n = mapped_int_allocator::mapping_threshold() / sizeof(int);
     int* p = a.allocate(n);
     fill(p, n);
     for (std::size_t next : {2 * mib_ints, 30 * mib_ints, 48 * mib_ints}) {  // past 16x, in place, past again

@@ -189,7 +189,7 @@ TEST(RelocationTypes, FunctionsSmallAndLarge) {
 TEST(RelocationTypes, ReloContainers) {
     EXPECT_TRUE(relocated_bytes_work<relo::vector<int>>([] { return relo::vector<int>{1, 2, 3}; },
                                                          [](relo::vector<int>& v) {
-                                                             v.resize(100000, 7);  // a large block: mmap
+                                                             v.resize(100000, 7);  // a block realloc grows
                                                              return v[2] == 3 && v.back() == 7;
                                                          }));
     EXPECT_TRUE(relocated_bytes_work<relo::vector<relo::vector<int>>>(

@@ -2,7 +2,7 @@
 // system refuses a mapping) relo::vector's and small_vector's large blocks come from the heap, grow there
 // and are given back there; a block that cannot move into a new reservation moves to the heap; pinned_vector
 // and vm_arena, which need their reservation, throw std::bad_alloc naming the limits. Every container is
-// checked against a std::vector model.
+// checked against a std::vector model; ints take large blocks from 64 KiB here (mapped_ints.hpp).
 #include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"
 #include "relo/small_vector.hpp"
@@ -22,6 +22,7 @@
 #if defined(__linux__)
 #include "child_process.hpp"
 #endif
+#include "mapped_ints.hpp"
 #include "sanitizers.hpp"
 
 namespace relo_test {
@@ -41,7 +42,7 @@ private:
 
 template <class T>
 constexpr std::size_t threshold_elements() {
-    return relo::page_allocator<T>::mapping_threshold() / sizeof(T);
+    return mapped_allocator<T>::mapping_threshold() / sizeof(T);
 }
 
 template <class Vector, class Model>
@@ -61,7 +62,7 @@ struct alignas(Alignment) aligned_int {
 template <std::size_t Alignment>
 void expect_aligned_growth_on_heap() {
     using element = aligned_int<Alignment>;
-    relo::vector<element> v;
+    mapped_vector<element> v;
     std::vector<element> model;
     for (int i = 0; i < static_cast<int>(threshold_elements<element>() * 8); ++i) {
         v.push_back({i});
@@ -76,7 +77,7 @@ TEST(ReservationLimit, IsCountedAndSet) {
     const std::size_t cache_limit = relo::large_block_cache_limit();
     {
         relo::trim_large_block_cache();
-        relo::vector<int> v(threshold_elements<int>() * 2, 7);
+        mapped_vector<int> v(threshold_elements<int>() * 2, 7);
         EXPECT_EQ(relo::reservations_held(), before + 1) << "a large block is one reservation";
         relo::set_large_block_cache_limit(0);
     }
@@ -93,7 +94,7 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
     limit_scope limit(held);
     {
         // Trivially relocatable: the heap block grows by realloc, shrinks, crosses back below the threshold.
-        relo::vector<int> v;
+        mapped_vector<int> v;
         std::vector<int> model;
         const std::size_t n = threshold_elements<int>() * 40;
         for (std::size_t i = 0; i < n; ++i) {
@@ -108,7 +109,7 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
         model.erase(model.begin(), model.begin() + static_cast<std::ptrdiff_t>(n + n / 2));
         v.shrink_to_fit();
         expect_same(v, model);
-        relo::vector<int> copy = v;
+        mapped_vector<int> copy = v;
         expect_same(copy, model);
         v.resize(10);
         v.shrink_to_fit();
@@ -118,7 +119,7 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
     }
     {
         // Other types: a fresh heap block each growth, the elements moved.
-        relo::vector<std::string> v;
+        mapped_vector<std::string> v;
         std::vector<std::string> model;
         for (std::size_t i = 0; i < threshold_elements<std::string>() * 8; ++i) {
             v.push_back(std::to_string(i));
@@ -132,7 +133,7 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
     expect_aligned_growth_on_heap<4096>();
     EXPECT_EQ(relo::reservations_held(), held);
     {
-        relo::small_vector<int, 4> v;
+        mapped_small_vector<int, 4> v;
         std::vector<int> model;
         for (int i = 0; i < static_cast<int>(threshold_elements<int>() * 4); ++i) {
             v.push_back(i);
@@ -149,7 +150,7 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
 TEST(ReservationLimit, ABlockThatCannotMoveToANewReservationMovesToTheHeap) {
     relo::trim_large_block_cache();
     const std::size_t held = relo::reservations_held();
-    relo::vector<int> v(threshold_elements<int>() * 2, 3);
+    mapped_vector<int> v(threshold_elements<int>() * 2, 3);
     std::vector<int> model(v.size(), 3);
     ASSERT_EQ(relo::reservations_held(), held + 1);
     {
@@ -162,7 +163,7 @@ TEST(ReservationLimit, ABlockThatCannotMoveToANewReservationMovesToTheHeap) {
         relo::trim_large_block_cache();  // (where the reservation went, warm for the thread's next block)
         EXPECT_EQ(relo::reservations_held(), held) << "the reservation went back";
     }
-    relo::vector<std::string> s;
+    mapped_vector<std::string> s;
     std::vector<std::string> strings;
     for (std::size_t i = 0; i < threshold_elements<std::string>() * 2; ++i) {
         s.push_back(std::to_string(i));
@@ -202,7 +203,7 @@ TEST(ReservationLimit, MappingsUsedUpByTheProcess) {
             ::munmap(pages.back(), 4096);
             pages.pop_back();
         }
-        std::vector<relo::vector<char>> vectors(8);
+        std::vector<mapped_vector<char>> vectors(8);
         const std::size_t n = threshold_elements<char>() * 3;
         for (std::size_t k = 0; k < vectors.size(); ++k) {
             for (std::size_t i = 0; i < n; ++i) vectors[k].push_back(static_cast<char>(k + i));

@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include "mapped_ints.hpp"
 #include "os_probes.hpp"
 #include "parked_thread.hpp"
 #include "relo/multipool_resource.hpp"
@@ -171,7 +172,7 @@ TEST_F(WarmMemory, TheSumOfTheThreeCachesAndTrimGivesItAllBack) {
     char* arena_block = nullptr;
     int* vector_block = nullptr;
     {
-        relo::vector<int> v(std::size_t{1} << 20, 1);  // 4 MiB: a large block of page_allocator
+        mapped_ints v(std::size_t{1} << 20, 1);  // 4 MiB: a large block of page_allocator
         vector_block = v.data();
         arena_block = use_arena(16 * mib, mib);
     }
@@ -200,7 +201,7 @@ TEST_F(WarmMemory, LimitsOfZeroKeepNothing) {
     {
         relo::multipool_resource pools;
         pools.allocate(64);
-        const relo::vector<int> v(std::size_t{1} << 20, 1);
+        const mapped_ints v(std::size_t{1} << 20, 1);
         use_arena(16 * mib, mib);
     }
     EXPECT_EQ(relo::warm_memory().total(), 0u);
@@ -212,7 +213,7 @@ TEST_F(WarmMemory, AThreadsEndGivesItsCachesBack) {
     int* vector_block = nullptr;
     std::size_t held_in_thread = 0;
     std::thread([&] {
-        const relo::vector<int> v(std::size_t{1} << 20, 1);
+        const mapped_ints v(std::size_t{1} << 20, 1);
         vector_block = const_cast<int*>(v.data());
         arena_block = use_arena(16 * mib, mib);
         held_in_thread = relo::warm_memory().total();
@@ -229,8 +230,8 @@ TEST_F(WarmMemory, AThreadsEndGivesItsCachesBack) {
 /// mingw-w64: its emulated thread-local storage is freed before the thread_local destructors run.)
 TEST_F(WarmMemory, WhatAThreadLocalGivesBackAtItsThreadsEndIsNotKept) {
     std::thread([] {
-        thread_local relo::vector<int> until_the_end(std::size_t{1} << 20, 1);  // (made before the caches' closer)
-        { const relo::vector<int> v(std::size_t{1} << 19, 1); }
+        thread_local mapped_ints until_the_end(std::size_t{1} << 20, 1);  // (made before the caches' closer)
+        { const mapped_ints v(std::size_t{1} << 19, 1); }
         EXPECT_GE(relo::warm_memory().total(), 2 * mib) << "kept while the thread lives";
     }).join();
     EXPECT_EQ(relo::warm_memory().process_bytes, others()) << "the vector's 4 MiB went straight back";
@@ -248,7 +249,7 @@ TEST_F(WarmMemory, AThreadsCachesClosedEarlyKeepNothing) {
             0,
             [](void* p) {
                 auto* ctx = static_cast<context*>(p);
-                { const relo::vector<int> v(std::size_t{1} << 19, 1); }
+                { const mapped_ints v(std::size_t{1} << 19, 1); }
                 *ctx->kept = relo::warm_memory().total();
                 ::SwitchToFiber(ctx->back);
             },
@@ -256,7 +257,7 @@ TEST_F(WarmMemory, AThreadsCachesClosedEarlyKeepNothing) {
         ASSERT_NE(fiber, nullptr);
         ::SwitchToFiber(fiber);
         ::DeleteFiber(fiber);  // (runs the callback: the caches are given back and closed)
-        { const relo::vector<int> v(std::size_t{1} << 19, 1); }
+        { const mapped_ints v(std::size_t{1} << 19, 1); }
         kept_after = relo::warm_memory().total();
         process_after = relo::warm_memory().process_bytes;
         ::ConvertFiberToThread();
@@ -277,7 +278,7 @@ public:
         for (int t = 0; t < threads; ++t)
             threads_.emplace_back([this, ints] {
                 {
-                    const relo::vector<int> v(ints, 7);
+                    const mapped_ints v(ints, 7);
                     relo::multipool_resource pools;
                     for (int i = 0; i < 1000; ++i) (void)pools.allocate(256);
                 }
@@ -333,7 +334,7 @@ TEST_F(WarmMemory, EveryThreadsCachesTogetherKeepAtMostTheProcessBudget) {
 TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     relo::set_warm_memory_limit(others() + 6 * mib);
     {
-        const relo::vector<int> v(std::size_t{1} << 20, 1);  // 4 MiB, kept
+        const mapped_ints v(std::size_t{1} << 20, 1);  // 4 MiB, kept
     }
     const std::size_t kept = process_bytes();
     EXPECT_GE(kept, 4 * mib);
@@ -343,7 +344,7 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     std::thread([&] {
         // (32 MiB: a reservation whatever relo holds; a smaller block would come from the heap, past what
         // the budget can keep warm)
-        { const relo::vector<int> v(std::size_t{8} << 20, 1); }
+        { const mapped_ints v(std::size_t{8} << 20, 1); }
         other_thread_kept = relo::warm_memory().total();
         process_with_both = process_bytes();
     }).join();
@@ -352,7 +353,7 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
     EXPECT_EQ(process_with_both, kept + other_thread_kept);
     EXPECT_EQ(process_bytes(), kept) << "the thread's end gave its block and its budget back";
     {
-        const relo::vector<int> v(std::size_t{1} << 20, 1);  // takes the cached block, then gives it back
+        const mapped_ints v(std::size_t{1} << 20, 1);  // takes the cached block, then gives it back
         EXPECT_EQ(process_bytes(), 0u);
     }
     EXPECT_EQ(process_bytes(), kept);
@@ -369,10 +370,10 @@ TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
     const std::size_t live = relo::detail::large_block_live_bytes.load();
     {
     constexpr std::size_t four_mib = std::size_t{1} << 20;  // ints
-    relo::vector<int> a(four_mib, 1);
-    relo::vector<int> b(four_mib, 2);
+    mapped_ints a(four_mib, 1);
+    mapped_ints b(four_mib, 2);
     EXPECT_EQ(relo::reservations_held(), held + 2) << "8 MiB: within the budget";
-    relo::vector<int> c(four_mib, 3);
+    mapped_ints c(four_mib, 3);
     EXPECT_EQ(relo::reservations_held(), held + 2) << "12 MiB: the third from the heap";
     std::vector<int> model(four_mib, 1);
     const int* before = a.data();
@@ -384,7 +385,7 @@ TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
     EXPECT_TRUE(std::equal(a.begin(), a.end(), model.begin(), model.end()));
     relo::trim_large_block_cache();
     EXPECT_EQ(relo::reservations_held(), held + 1) << "a's reservation went (to the cache, then trimmed)";
-    relo::vector<int> d(std::size_t{8} << 20, 4);
+    mapped_ints d(std::size_t{8} << 20, 4);
     EXPECT_EQ(relo::reservations_held(), held + 2) << "32 MiB: a reservation whatever relo holds";
     for (int i = 0; i < 100000; ++i) c.push_back(i);  // a block from the heap grows there
     EXPECT_EQ(c[four_mib - 1], 3);
@@ -406,7 +407,7 @@ TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {
     {
         relo::multipool_resource pools;
         (void)pools.allocate(64);
-        const relo::vector<int> v(std::size_t{1} << 20, 1);
+        const mapped_ints v(std::size_t{1} << 20, 1);
         use_arena(16 * mib, mib);
     }
     EXPECT_EQ(relo::warm_memory().total(), 0u);
@@ -435,10 +436,10 @@ TEST_F(WarmMemory, AKeepAfterTheIdleDelayGivesBackWhatWasHeld) {
     const int* second_block = nullptr;
     std::size_t first_held = 0;
     {
-        auto second = std::make_unique<relo::vector<int>>(std::size_t{1} << 19, 2);  // 2 MiB
+        auto second = std::make_unique<mapped_ints>(std::size_t{1} << 19, 2);  // 2 MiB
         second_block = second->data();
         {
-            const relo::vector<int> first(std::size_t{1} << 20, 1);  // 4 MiB
+            const mapped_ints first(std::size_t{1} << 20, 1);  // 4 MiB
             first_block = first.data();
         }
         first_held = relo::large_block_cache_bytes();
@@ -493,8 +494,8 @@ TEST_F(WarmMemory, BeforeTheDelayOrWithAnEndlessOneNothingIsGivenBackForIdleness
                              std::chrono::nanoseconds::max() - std::chrono::nanoseconds(1)}) {
         relo::set_warm_memory_idle_delay(delay);
         {
-            auto second = std::make_unique<relo::vector<int>>(std::size_t{1} << 19, 2);
-            { const relo::vector<int> first(std::size_t{1} << 20, 1); }
+            auto second = std::make_unique<mapped_ints>(std::size_t{1} << 19, 2);
+            { const mapped_ints first(std::size_t{1} << 20, 1); }
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
             second.reset();
         }
@@ -508,13 +509,13 @@ TEST_F(WarmMemory, BeforeTheDelayOrWithAnEndlessOneNothingIsGivenBackForIdleness
 // however long it stays idle and whatever the others do, until it ends.
 TEST_F(WarmMemory, AThreadThatNeverComesBackKeepsItsShareUntilItEnds) {
     relo::set_warm_memory_idle_delay(std::chrono::milliseconds(1));
-    parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); }, [] {});
+    parked_thread parked([] { const mapped_ints v(std::size_t{1} << 20, 1); }, [] {});
     const std::size_t kept = parked.kept();
     EXPECT_GE(kept, 4 * mib);
     EXPECT_EQ(process_bytes(), kept);
     for (int round = 0; round < 3; ++round) {  // (this thread idle past the delay, then keeping and trimming)
         sleep_past(std::chrono::milliseconds(1));
-        { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+        { const mapped_ints v(std::size_t{1} << 20, 1); }
         {
             relo::multipool_resource pools;
             (void)pools.allocate(64);
@@ -532,11 +533,11 @@ TEST_F(WarmMemory, ABlockTheBudgetRefusesLeavesAnIdleThreadsShareAlone) {
     relo::set_warm_memory_limit(others() + 6 * mib);
     relo::set_warm_memory_idle_delay(std::chrono::nanoseconds(0));
     std::size_t parked_after = 0;
-    parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); },
+    parked_thread parked([] { const mapped_ints v(std::size_t{1} << 20, 1); },
                          [&] { parked_after = relo::warm_memory().total(); });
     const std::size_t parked_kept = parked.kept();
     EXPECT_GE(parked_kept, 4 * mib);
-    { const relo::vector<int> v(std::size_t{1} << 20, 1); }  // (its 4 MiB do not fit beside the parked thread's)
+    { const mapped_ints v(std::size_t{1} << 20, 1); }  // (its 4 MiB do not fit beside the parked thread's)
     const std::size_t kept_here = relo::warm_memory().total();
     EXPECT_LE(kept_here, 6 * mib - parked_kept) << "no more than the budget had left";
     EXPECT_EQ(process_bytes(), parked_kept + kept_here);
@@ -552,10 +553,10 @@ TEST_F(WarmMemory, ABlockTheBudgetRefusesLeavesAnIdleThreadsShareAlone) {
 // Deprecated: trim_idle_warm_memory(d) gives back the calling thread's caches that kept nothing for d (each
 // cache on its own), and never another thread's; returns the bytes.
 TEST_F(WarmMemory, TrimIdleWarmMemoryGivesBackTheCallingThreadsIdleCachesOnly) {
-    parked_thread parked([] { const relo::vector<int> v(std::size_t{1} << 20, 1); }, [] {});
+    parked_thread parked([] { const mapped_ints v(std::size_t{1} << 20, 1); }, [] {});
     const std::size_t parked_kept = parked.kept();
     EXPECT_GE(parked_kept, 4 * mib);
-    { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+    { const mapped_ints v(std::size_t{1} << 20, 1); }
     const std::size_t mine = relo::warm_memory().total();
     EXPECT_GE(mine, 4 * mib);
     EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::hours(1)), 0u) << "kept a moment ago";
@@ -564,7 +565,7 @@ TEST_F(WarmMemory, TrimIdleWarmMemoryGivesBackTheCallingThreadsIdleCachesOnly) {
     EXPECT_EQ(process_bytes(), parked_kept) << "the parked thread's caches are its own";
     EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::nanoseconds(0)), 0u) << "nothing left to give back";
 
-    { const relo::vector<int> v(std::size_t{1} << 20, 1); }
+    { const mapped_ints v(std::size_t{1} << 20, 1); }
     const std::size_t again = relo::warm_memory().total();
     sleep_past(std::chrono::milliseconds(30));
     EXPECT_EQ(relo::trim_idle_warm_memory(std::chrono::milliseconds(30)), again) << "idle for that long";
@@ -598,7 +599,7 @@ TEST_F(WarmMemory, ThreadsKeepingAndTakingAtOnceKeepTheBudgetBalanced) {
                     if (*p != round) std::abort();
                 }
                 if (round % 16 == 0) {
-                    relo::vector<int> v(static_cast<std::size_t>(40000 + 100000 * t), round);
+                    mapped_ints v(static_cast<std::size_t>(40000 + 100000 * t), round);
                     if (v[v.size() / 2] != round) std::abort();
                 }
                 if (round % 100 == 0) use_arena(4 * mib, 64 << 10);

@@ -14,7 +14,7 @@
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
-// pages only). By default trivially relocatable types use large blocks from 64 KiB (they move into a larger
+// pages only). By default trivially relocatable types use large blocks from 32 MiB (they move into a larger
 // reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
 // that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
 // reserved blocks and all its warm caches within the warm budget and a thread's large-block cache), or from
@@ -59,14 +59,17 @@ RELO_ABI_NAMESPACE_BEGIN
 /// it as page_allocator's second argument.
 /// docs/measurements/thresholds.md has the measurements behind each value.
 struct page_allocator_policy {
-    /// For trivially relocatable T: blocks of at least this many bytes are large blocks. realloc would move
-    /// a large block's pages with mremap too, but only while glibc keeps the block in its own mapping: once
-    /// a process has freed a block of 128 KiB - 32 MiB, glibc raises its mmap threshold up to that size, and
-    /// from then on realloc copies blocks below it, so realloc at every size was slow in long-lived
-    /// processes. relo's own mappings do not depend on what the process did before (while relo may map them: heap_maps_fresh_from). Why 64 KiB: a larger
-    /// threshold faults a vector's first blocks twice (heap, then mapping), a smaller one faulted more
-    /// pages (docs/measurements/thresholds.md, "Relocatable types in a long-lived process").
-    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
+    /// For trivially relocatable T: blocks of at least this many bytes are large blocks; below it they
+    /// grow by realloc in the heap, as std::vector's blocks live there. Where the heap has warm memory,
+    /// realloc copies into it (a copy of a warm page costs a small part of a fault) or extends in place;
+    /// where it has none, glibc maps the block itself and realloc moves its pages with mremap, as a large
+    /// block's growth would. A page that mremap moved costs a fault in the host at its next touch where a
+    /// hypervisor shadows the guest's page tables, which no minor-fault count shows, so relo's own
+    /// mappings below this size made long-lived programs slower than std::vector there. Why 32 MiB
+    /// (heap_maps_fresh_from): from there on glibc maps every block fresh, and a large block's
+    /// reservation and its warm cache fault no more (docs/measurements/thresholds.md, "A moved page's
+    /// cost, and relocatable types from the heap below 32 MiB").
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{32} << 20;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
     /// malloc can do for them: no element is moved). Why 128 KiB: the thresholds around it measured
     /// slower for the thesis's test type and std::string, fresh and long-lived

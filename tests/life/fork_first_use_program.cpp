@@ -18,6 +18,7 @@
 #include "relo/profiling_resource.hpp"
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vector.hpp"
+#include "../mapped_ints.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"
 #include "../child_process.hpp"
@@ -30,7 +31,7 @@ namespace {
 bool keep(int seed) {
     bool ok = true;
     {
-        relo::vector<int> v(std::size_t{1} << 20, seed);
+        relo_test::mapped_ints v(std::size_t{1} << 20, seed);
         ok = ok && v[12345] == seed;
     }
     {

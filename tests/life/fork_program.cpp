@@ -16,6 +16,7 @@
 
 #include "relo/multipool_resource.hpp"
 #include "relo/vector.hpp"
+#include "../mapped_ints.hpp"
 #include "relo/warm_memory.hpp"
 
 namespace {
@@ -23,7 +24,7 @@ namespace {
 /// Uses the calling thread's chunk and large-block caches and trims them every other time; false if a value
 /// read back was wrong.
 bool use_relo(int seed) {
-    relo::vector<int> v(std::size_t{1} << 18, seed);
+    relo_test::mapped_ints v(std::size_t{1} << 18, seed);
     relo::multipool_resource pools;
     auto* p = static_cast<int*>(pools.allocate(64));
     *p = seed;

@@ -7,6 +7,7 @@
 
 #include "relo/multipool_resource.hpp"
 #include "relo/vector.hpp"
+#include "../mapped_ints.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"
 
@@ -17,7 +18,7 @@
 RELO_PLUGIN_EXPORT const void* plugin_keep(int seed) {
     const void* block = nullptr;
     {
-        relo::vector<int> v(std::size_t{1} << 20, seed);
+        relo_test::mapped_ints v(std::size_t{1} << 20, seed);
         block = v.data();
     }
     {

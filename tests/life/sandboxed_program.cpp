@@ -20,6 +20,7 @@
 
 #include "relo/multipool_resource.hpp"
 #include "relo/vector.hpp"
+#include "../mapped_ints.hpp"
 #include "relo/vm_arena.hpp"
 #include "relo/warm_memory.hpp"
 
@@ -29,7 +30,7 @@ namespace {
 
 /// Keeps something in each of the calling thread's caches; false if a value read back was wrong.
 bool keep(int seed) {
-    relo::vector<int> v(std::size_t{1} << 20, seed);  // (4 MiB: a large block)
+    relo_test::mapped_ints v(std::size_t{1} << 20, seed);  // (4 MiB: a large block)
     relo::multipool_resource pools;
     auto* p = static_cast<int*>(pools.allocate(64));
     *p = seed;
