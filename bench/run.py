@@ -318,9 +318,9 @@ def memory_setup():
              else "no free page reporting") +
             (f"; a first touch of a 4 KiB page costs {touch:,.0f} ns (the minor fault and the zeroed page: a "
              "cell's faults times this is the part of its time spent in them)" if touch else "") +
-            (f"; a touch of a page that mremap moved costs {moved:,.0f} ns more than a warm one (no fault counts "
-             "it: where the hypervisor shadows the guest's page tables, a moved page's next touch is a fault in "
-             "the host)" if moved is not None else ""))
+            (f"; a touch of a 4 KiB page that mremap moved costs {moved:,.0f} ns more than a warm one (no fault "
+             "counts it; where a hypervisor shadows the guest's page tables it is about a fault's cost)"
+             if moved is not None else ""))
 
 
 def first_touch_ns(pages=16384, runs=5):
@@ -363,6 +363,7 @@ def moved_touch_ns(pages=4096, runs=5):
         libc.mremap.restype = ctypes.c_void_p
         libc.mremap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
         libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     except (OSError, AttributeError):
         return None
     length = pages * 4096
@@ -381,7 +382,11 @@ def moved_touch_ns(pages=4096, runs=5):
         source = libc.mmap(None, length, mmap.PROT_READ | mmap.PROT_WRITE, flags, -1, 0)
         target = libc.mmap(None, length, 0, flags, -1, 0)  # (PROT_NONE: a reservation, as relo's)
         if failed in (source, target):
+            for mapped in (source, target):
+                if mapped != failed:
+                    libc.munmap(mapped, length)
             return None
+        libc.madvise(source, length, 15)  # (MADV_NOHUGEPAGE: 4 KiB pages, as relo's blocks have by default)
         touch(source)
         if libc.mremap(source, length, length, 3, target) != target:  # (MREMAP_MAYMOVE | MREMAP_FIXED)
             libc.munmap(source, length)

@@ -21,7 +21,7 @@ RELO_TRIVIALLY_RELOCATABLE(handle);
 
 int main() {
     relo::vector<double> xs;                 // the whole std::vector interface
-    for (int i = 0; i < 10'000'000; ++i) xs.push_back(i);  // large blocks grow in place or move by mremap
+    for (int i = 0; i < 10'000'000; ++i) xs.push_back(i);  // realloc, then past 32 MiB in place or by mremap
     xs.insert(xs.begin(), xs.back());        // arguments may alias the vector
 
     relo::vector<handle> handles(1000);

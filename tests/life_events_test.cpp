@@ -124,7 +124,7 @@ bool use_every_cache(int seed) {
         }
     }
     {
-        relo::vector<char> bytes(100000, static_cast<char>(seed));
+        mapped_vector<char> bytes(100000, static_cast<char>(seed));
         mapped_ints ints(std::size_t{1} << 18, seed);
         ok = ok && bytes[99999] == static_cast<char>(seed) && ints[1000] == seed;
     }
@@ -605,7 +605,7 @@ TEST_F(LifeEvents, ThousandsOfShortThreads) {
         for (int t = 0; t < 20; ++t)
             threads.emplace_back([t] {
                 relo::vector<int> v(std::size_t{1} << 12, t);  // (a small block: malloc's)
-                relo::vector<char> large(100000, static_cast<char>(t));  // (a large block, kept)
+                mapped_vector<char> large(100000, static_cast<char>(t));  // (a large block, kept)
                 relo::multipool_resource pools;
                 (void)pools.allocate(100);
             });
@@ -731,7 +731,7 @@ TEST_F(LifeEvents, ForksFromATimerSignalInsideCacheVisits) {
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         for (int i = 0; forks < 40 && std::chrono::steady_clock::now() < until; ++i) {
             {
-                relo::vector<char> v;
+                mapped_vector<char> v;
                 v.reserve(300000);  // (a cached block, no page touched)
                 v.push_back(static_cast<char>(i));
             }

@@ -1,7 +1,8 @@
-// tests/mapped_ints.hpp — containers on relo's own large blocks from 64 KiB for every element type, on 4 KiB
-// pages: for the tests of large blocks, of their warm-block cache, of the warm budget and of the
-// reservation limit, whose blocks of a few MiB of ints must be reservations. (By default a trivially
-// relocatable type's block is the heap's below 32 MiB; other types' blocks are large from 128 KiB either way.)
+// tests/mapped_ints.hpp — containers whose trivially relocatable elements take relo's own large blocks from
+// 64 KiB, on 4 KiB pages (other types' from 128 KiB, as by default): for the tests of large blocks, of their
+// warm-block cache, of the warm budget and of the reservation limit, whose blocks of a few MiB of ints must
+// be reservations. (By default a trivially relocatable type's block is the heap's below 32 MiB.) And a
+// policy with large blocks from 16 KiB for every type, for the differential runs (up to 20,000 elements).
 #ifndef RELO_TESTS_MAPPED_INTS_HPP
 #define RELO_TESTS_MAPPED_INTS_HPP
 
@@ -25,6 +26,16 @@ using mapped_small_vector = relo::small_vector<T, N, mapped_allocator<T>>;
 
 using mapped_int_allocator = mapped_allocator<int>;
 using mapped_ints = mapped_vector<int>;
+
+struct cached_from_16k : relo::page_allocator_policy {
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{16} << 10;
+    static constexpr std::size_t other_mapping_threshold = std::size_t{16} << 10;
+    static constexpr std::size_t reservation_factor = 4;
+};
+template <class T>
+using cached_large_vector = relo::vector<T, relo::page_allocator<T, cached_from_16k>>;
+template <class T, std::size_t N>
+using cached_large_small_vector = relo::small_vector<T, N, relo::page_allocator<T, cached_from_16k>>;
 
 }  // namespace relo_test
 

@@ -19,9 +19,9 @@
 namespace relo_test {
 namespace {
 
-// By default trivially relocatable types use large blocks from 32 MiB; the large blocks' own tests use
-// large_block_policy (from 2 MiB, with huge pages), and those of the warm-block cache and of page moves a
-// policy whose ints take large blocks from 64 KiB (mapped_ints.hpp).
+// By default trivially relocatable types use large blocks from 32 MiB (64 KiB on Windows); the large
+// blocks' own tests use large_block_policy (from 2 MiB, with huge pages), and those of the warm-block cache
+// and of page moves a policy whose ints take large blocks from 64 KiB (mapped_ints.hpp).
 using large_int_allocator = relo::page_allocator<int, relo::large_block_policy>;
 constexpr std::size_t threshold_ints = large_int_allocator::mapping_threshold() / sizeof(int);
 
@@ -61,20 +61,21 @@ TEST(PageAllocator, IsAStandardStatelessAllocator) {
                   relo::page_allocator_policy::other_mapping_threshold);
 }
 
-// Below 32 MiB a trivially relocatable type's block is the heap's, grown by realloc, and takes no
-// reservation; from 32 MiB it is a large block, whatever relo holds (heap_maps_fresh_from).
-TEST(PageAllocator, RelocatableTypesComeFromTheHeapBelow32MiB) {
-    static_assert(relo::page_allocator<int>::mapping_threshold() == (std::size_t{32} << 20));
-    static_assert(relo::page_allocator_policy::relocatable_mapping_threshold ==
-                  relo::page_allocator_policy::heap_maps_fresh_from);
+// Below the threshold (32 MiB; 64 KiB on Windows, whose realloc copies) a trivially relocatable type's
+// block is the heap's, grown by realloc, and takes no reservation; from it on it is a large block.
+TEST(PageAllocator, RelocatableTypesComeFromTheHeapBelowTheThreshold) {
+    static_assert(relo::page_allocator<int>::mapping_threshold() ==
+                  (RELO_OS_WINDOWS ? std::size_t{64} << 10 : std::size_t{32} << 20));
+    static_assert(RELO_OS_WINDOWS || relo::page_allocator_policy::relocatable_mapping_threshold ==
+                                         relo::page_allocator_policy::heap_maps_fresh_from);
     relo::trim_large_block_cache();
     const std::size_t held = relo::reservations_held();
     relo::page_allocator<int> a;
     const std::size_t threshold = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
-    std::size_t n = 1000;
+    std::size_t n = 100;
     int* p = a.allocate(n);
     fill(p, n);
-    for (std::size_t next : {std::size_t{1} << 20, threshold / 2, threshold - 1}) {
+    for (std::size_t next : {threshold / 8, threshold / 2, threshold - 1}) {
         p = a.reallocate(p, n, next);
         expect_filled(p, n);
         fill(p, next);
@@ -469,7 +470,8 @@ TEST(PageAllocator, APolicyWithoutHeapMapsFreshFrom) {
 
 TEST(PageAllocator, OverAlignedBlocks) {
     relo::page_allocator<overaligned> a;
-    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100}, std::size_t{100000}}) {
+    const std::size_t large = relo::page_allocator<overaligned>::mapping_threshold() / sizeof(overaligned) + 1;
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{100}, std::size_t{100000}, large}) {
         auto r = a.allocate_at_least(n);
         EXPECT_EQ(reinterpret_cast<std::uintptr_t>(r.ptr) % 64, 0u);
         overaligned* q = a.reallocate(r.ptr, r.count, n * 3);

@@ -16,6 +16,7 @@
 #include "differential.hpp"
 #include "element_kinds.hpp"
 #include "exception_matrix.hpp"
+#include "mapped_ints.hpp"
 #include "sequence_suite.hpp"
 
 namespace relo_test {
@@ -323,6 +324,7 @@ TEST(SmallVector, DeductionGuide) {
 // ---- Random differential runs and the exception matrix.
 
 TEST(SmallVectorDifferential, Int) { run_differential<small_vector<int, 16>>(21); }
+TEST(SmallVectorDifferential, IntOnCachedLargeBlocks) { run_differential<cached_large_small_vector<int, 16>>(29); }
 TEST(SmallVectorDifferential, Counted) { run_differential<small_vector<counted, 4>>(22); }
 TEST(SmallVectorDifferential, String) { run_differential<small_vector<std::string, 4>>(23); }
 TEST(SmallVectorDifferential, UniquePtr) { run_differential<small_vector<std::unique_ptr<int>, 1>>(24); }

@@ -86,7 +86,7 @@ TEST(StatedNumbers, SmallVectorInlineCapacityBound) {
 }
 
 // relo/page_allocator.hpp and docs/measurements/thresholds.md, the defaults' table.
-static_assert(relo::page_allocator_policy::relocatable_mapping_threshold == 32 * mib);
+static_assert(relo::page_allocator_policy::relocatable_mapping_threshold == (RELO_OS_WINDOWS ? 64 * kib : 32 * mib));
 static_assert(relo::page_allocator_policy::other_mapping_threshold == 128 * kib);
 static_assert(relo::page_allocator_policy::reservation_factor == 16);
 static_assert(relo::page_allocator_policy::realloc_threshold == 1 * kib);

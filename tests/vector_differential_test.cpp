@@ -6,6 +6,7 @@
 #include <string>
 
 #include "differential.hpp"
+#include "mapped_ints.hpp"
 
 namespace relo_test {
 namespace {
@@ -32,6 +33,12 @@ TEST(VectorDifferential, IntOnLargeBlocks) { run_differential<early_large_vector
 TEST(VectorDifferential, BigTrivialOnLargeBlocks) { run_differential<early_large_vector<big_trivial>>(11); }
 TEST(VectorDifferential, StringOnLargeBlocks) { run_differential<early_large_vector<std::string>>(12); }
 TEST(VectorDifferential, CountedOnLargeBlocks) { run_differential<early_large_vector<counted>>(13); }
+// The same on 4 KiB pages (early_large_blocks' huge pages are never cached): released blocks stay warm in
+// the thread's cache, and a vector takes one with more pages committed than it needs, then grows, moves
+// or shrinks it.
+TEST(VectorDifferential, IntOnCachedLargeBlocks) { run_differential<cached_large_vector<int>>(14); }
+TEST(VectorDifferential, OveralignedOnCachedLargeBlocks) { run_differential<cached_large_vector<overaligned>>(15); }
+TEST(VectorDifferential, StringOnCachedLargeBlocks) { run_differential<cached_large_vector<std::string>>(16); }
 TEST(VectorDifferential, StringWithStdAllocator) {
     run_differential<relo::vector<std::string, std::allocator<std::string>, relo::growth_1_5>>(9);
 }

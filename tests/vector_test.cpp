@@ -197,7 +197,8 @@ TEST(Vector, CustomGrowthFactors) {
 // Growing by resize_for_overwrite writes nothing: what the memory held is still there (here, elements
 // removed before), where resize would have written zeros.
 TEST(Vector, ResizeForOverwriteWritesNothing) {
-    for (std::size_t n : {std::size_t{100}, std::size_t{1} << 20}) {  // a malloc block and a large block
+    // A malloc block and a large block (from the threshold).
+    for (std::size_t n : {std::size_t{100}, relo::page_allocator<int>::mapping_threshold() / sizeof(int) + 1}) {
         relo::vector<int> v(n);
         std::iota(v.begin(), v.end(), 1);
         v.resize(10);

@@ -14,8 +14,8 @@
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
-// pages only). By default trivially relocatable types use large blocks from 32 MiB (they move into a larger
-// reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
+// pages only). By default trivially relocatable types use large blocks from 32 MiB (64 KiB on Windows; they move
+// into a larger reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
 // that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
 // reserved blocks and all its warm caches within the warm budget and a thread's large-block cache), or from
 // 32 MiB; past that it comes from the heap, as std::vector's would (docs/settings.md, "Where a large block
@@ -68,8 +68,11 @@ struct page_allocator_policy {
     /// mappings below this size made long-lived programs slower than std::vector there. Why 32 MiB
     /// (heap_maps_fresh_from): from there on glibc maps every block fresh, and a large block's
     /// reservation and its warm cache fault no more (docs/measurements/thresholds.md, "A moved page's
-    /// cost, and relocatable types from the heap below 32 MiB").
-    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{32} << 20;
+    /// cost, and relocatable types from the heap below 32 MiB"). On Windows 64 KiB: its realloc
+    /// (HeapReAlloc) copies a large block at every growth, slower than std::vector's own growth
+    /// (docs/measurements/portability.md).
+    static constexpr std::size_t relocatable_mapping_threshold =
+        RELO_OS_WINDOWS ? std::size_t{64} << 10 : std::size_t{32} << 20;
     /// For other T: blocks of at least this many bytes are large blocks (they grow in place, which no
     /// malloc can do for them: no element is moved). Why 128 KiB: the thresholds around it measured
     /// slower for the thesis's test type and std::string, fresh and long-lived

@@ -1,5 +1,6 @@
 // tests/fuzz/vector_fuzz.cpp — relo::vector under the container fuzz driver (container_fuzz.hpp), with
-// relo's default allocator (malloc, realloc, mremap) and with an allocator that fails on demand.
+// relo's default allocator (malloc and realloc, relo's large blocks past the thresholds) and with an
+// allocator that fails on demand.
 #include "relo/vector.hpp"
 
 #include "container_fuzz.hpp"

@@ -30,6 +30,7 @@
 
 #include "relo/synchronized_multipool_resource.hpp"
 #include "relo/vector.hpp"
+#include "../mapped_ints.hpp"
 #include "../child_process.hpp"
 
 namespace {
@@ -38,10 +39,10 @@ pthread_mutex_t lock_m = PTHREAD_MUTEX_INITIALIZER;
 
 /// Builds, checks and drops the two vectors.
 bool use_vectors(int seed) {
-    relo::vector<char> large(300000);
+    relo_test::mapped_vector<char> large(300000);  // (large blocks: the warm-block cache across fork)
     large[0] = static_cast<char>(seed);
     large.back() = static_cast<char>(seed + 1);
-    relo::vector<char> smaller(70000, static_cast<char>(seed));
+    relo_test::mapped_vector<char> smaller(70000, static_cast<char>(seed));
     return large[0] == static_cast<char>(seed) && large.back() == static_cast<char>(seed + 1) &&
            smaller[69999] == static_cast<char>(seed);
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <typeinfo>
 
+#include "relo/page_allocator.hpp"
 #include "relo/pinned_vector.hpp"
 #include "relo/vector.hpp"
 #include "relo/warm_memory.hpp"
@@ -19,11 +20,19 @@ namespace relo_test {
 
 std::string other_mode_vector_type() { return typeid(relo::vector<int>).name(); }
 
+namespace {
+// (Ints on large blocks from 64 KiB, as tests/mapped_ints.hpp's, defined here: that header's types would
+// derive from the other mode's relo types under the same names.)
+struct ints_mapped_from_64k : relo::page_allocator_policy {
+    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{64} << 10;
+};
+}  // namespace
+
 /// Grows and drops containers on this mode's large-block and reservation paths; the sum of what it read.
 std::size_t other_mode_workout() {
     std::size_t sum = 0;
     for (int round = 0; round < 3; ++round) {
-        relo::vector<int> v;
+        relo::vector<int, relo::page_allocator<int, ints_mapped_from_64k>> v;
         for (int i = 0; i < (1 << 21); ++i) v.push_back(i);  // (8 MiB: mapped, moved, given back)
         v.resize(1000);
         v.shrink_to_fit();

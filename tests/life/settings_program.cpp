@@ -16,6 +16,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../mapped_ints.hpp"
+
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr, "usage: %s LIMIT DELAY_MS [set-first]\n", argv[0]);
@@ -30,7 +32,7 @@ int main(int argc, char** argv) {
         relo::set_warm_memory_idle_delay(std::chrono::milliseconds(77));
     }
     const auto give_back_a_large_block = [] {
-        relo::vector<char> large(std::size_t{8} << 20);  // (a large block, which its cache keeps if the limit lets it)
+        relo_test::mapped_vector<char> large(std::size_t{8} << 20);  // (a large block, which its cache keeps if the limit lets it)
         large.back() = 1;
     };
     if (keep_first) give_back_a_large_block();
