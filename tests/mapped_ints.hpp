@@ -27,11 +27,17 @@ using mapped_small_vector = relo::small_vector<T, N, mapped_allocator<T>>;
 using mapped_int_allocator = mapped_allocator<int>;
 using mapped_ints = mapped_vector<int>;
 
-struct cached_from_16k : relo::page_allocator_policy {
+/// Large blocks from 16 KiB for every type, reserving 4 times their size, on the pages of Base.
+template <class Base>
+struct large_from_16k : Base {
     static constexpr std::size_t relocatable_mapping_threshold = std::size_t{16} << 10;
     static constexpr std::size_t other_mapping_threshold = std::size_t{16} << 10;
     static constexpr std::size_t reservation_factor = 4;
 };
+using early_large_blocks = large_from_16k<relo::large_block_policy>;  // huge pages: never cached
+using cached_from_16k = large_from_16k<relo::page_allocator_policy>;  // 4 KiB pages: cached
+template <class T>
+using early_large_vector = relo::vector<T, relo::page_allocator<T, early_large_blocks>>;
 template <class T>
 using cached_large_vector = relo::vector<T, relo::page_allocator<T, cached_from_16k>>;
 template <class T, std::size_t N>

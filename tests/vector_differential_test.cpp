@@ -19,15 +19,8 @@ TEST(VectorDifferential, UniquePtr) { run_differential<relo::vector<std::unique_
 TEST(VectorDifferential, Thrower) { run_differential<relo::vector<thrower>>(6); }
 TEST(VectorDifferential, Overaligned) { run_differential<relo::vector<overaligned>>(7); }
 TEST(VectorDifferential, MarkedRelocatable) { run_differential<relo::vector<marked_relocatable>>(8); }
-// Large blocks from 16 KiB for every type, so that the random walks (up to 20,000 elements) cross between
-// malloc and large blocks in both directions, grow them in place and move them.
-struct early_large_blocks : relo::large_block_policy {
-    static constexpr std::size_t relocatable_mapping_threshold = std::size_t{16} << 10;
-    static constexpr std::size_t other_mapping_threshold = std::size_t{16} << 10;
-    static constexpr std::size_t reservation_factor = 4;
-};
-template <class T>
-using early_large_vector = relo::vector<T, relo::page_allocator<T, early_large_blocks>>;
+// Large blocks from 16 KiB for every type (mapped_ints.hpp), so that the random walks (up to 20,000
+// elements) cross between malloc and large blocks in both directions, grow them in place and move them.
 
 TEST(VectorDifferential, IntOnLargeBlocks) { run_differential<early_large_vector<int>>(10); }
 TEST(VectorDifferential, BigTrivialOnLargeBlocks) { run_differential<early_large_vector<big_trivial>>(11); }
