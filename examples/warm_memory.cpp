@@ -18,16 +18,22 @@
 #include <cstdio>
 #include <cstring>
 #include <future>
+#include <string>
 #include <thread>
 
 namespace {
 
 constexpr std::size_t mib = std::size_t{1} << 20;
 
+/// A request's table: strings, whose vector takes relo's large blocks from 128 KiB. (A vector of elements
+/// that move as bytes, such as ints, grows by realloc in the heap below 32 MiB, and the heap keeps it warm.)
+using table_type = relo::vector<std::string>;
+constexpr std::size_t strings_in(std::size_t bytes) { return bytes / sizeof(std::string); }
+
 /// One request: a 4 MiB vector (a large block), 1,000 small nodes (a multipool's chunks), 1 MiB of scratch
 /// memory (an arena's reservation). Returns a checksum, so that the work is not optimized away.
 long handle_request() {
-    const relo::vector<int> table(mib, 1);
+    const table_type table(strings_in(4 * mib), "row");
     relo::multipool_resource nodes;
     for (int i = 0; i < 1000; ++i) static_cast<char*>(nodes.allocate(64))[0] = 1;
     relo::vm_arena scratch(16 * mib);
@@ -73,7 +79,7 @@ int main() {
          held.total() == held.chunk_bytes + held.large_block_bytes + held.reservation_bytes &&
          held.process_bytes == held.total();  // (no other thread keeps anything yet)
     {
-        const relo::vector<int> again(mib, 2);  // the cached block: no page to fault in
+        const table_type again(strings_in(4 * mib), "again");  // the cached block: no page to fault in
         print("while the next one runs:", relo::warm_memory());
         ok = ok && relo::large_block_cache_bytes() < held.large_block_bytes;
     }
@@ -115,8 +121,8 @@ int main() {
     // held at its next keep (nothing asked for it meanwhile), then keeps the new block.
     relo::set_warm_memory_idle_delay(std::chrono::milliseconds(50));
     {
-        const relo::vector<int> later(2 * mib, 3);  // 8 MiB, alive through the pause
-        { const relo::vector<int> now(mib, 4); }    // 4 MiB, kept
+        const table_type later(strings_in(8 * mib), "later");  // 8 MiB, alive through the pause
+        { const table_type now(strings_in(4 * mib), "now"); }   // 4 MiB, kept
         print("before an idle pause:", relo::warm_memory());
         ok = ok && relo::large_block_cache_bytes() >= 4 * mib;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
