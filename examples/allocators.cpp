@@ -49,7 +49,8 @@ int main() {
     ok = ok && plain.get_allocator().mapping_threshold() == defaults::relocatable_mapping_threshold &&
          samples.get_allocator().mapping_threshold() == early_mappings::relocatable_mapping_threshold &&
          relo::page_allocator<std::string>::mapping_threshold() == defaults::other_mapping_threshold &&
-         relo::large_block_policy::relocatable_mapping_threshold < defaults::relocatable_mapping_threshold;
+         relo::page_allocator<double, relo::large_block_policy>::mapping_threshold() ==
+             relo::large_block_policy::relocatable_mapping_threshold;
 
     // Mappings are a resource: past reservation_limit() reservations held, large blocks come from the heap
     // (as past the system's vm.max_map_count); blocks of heap_maps_fresh_from bytes or more are reservations
