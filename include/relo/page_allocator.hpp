@@ -14,9 +14,9 @@
 // A large block (detail/large_block.hpp) reserves several times its size in address space and commits
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
-// pages only). By default trivially relocatable types use large blocks from 32 MiB (64 KiB on Windows; they move
-// into a larger reservation by mremap when theirs is used up: no element is copied) and other types from 128 KiB; below
-// that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
+// pages only). By default trivially relocatable types use large blocks from 32 MiB (64 KiB on Windows; they
+// move into a larger reservation by mremap when theirs is used up: no element is copied) and other types
+// from 128 KiB; below that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
 // reserved blocks and all its warm caches within the warm budget and a thread's large-block cache), or from
 // 32 MiB; past that it comes from the heap, as std::vector's would (docs/settings.md, "Where a large block
 // comes from"). A released large block stays warm in its thread's cache for the next one
