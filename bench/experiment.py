@@ -116,17 +116,20 @@ def relo_against_peers(impls, exclude=()):
 class Context:
     """The run's settings and what the built programs said of themselves (their `list`)."""
 
-    def __init__(self, mode, tuning, listings, allocators):
+    def __init__(self, mode, tuning, listings, allocators, first_touch_ns=None):
         self.mode, self.tuning = mode, tuning
         self.listings = listings  # program -> its `list` answer
         self.allocators = allocators  # global allocators found for LD_PRELOAD
+        self.first_touch_ns = first_touch_ns  # the machine's cost of a page's first touch (None: not measured)
 
     def as_json(self):
-        return {"mode": self.mode, "tuning": self.tuning, "listings": self.listings, "allocators": self.allocators}
+        return {"mode": self.mode, "tuning": self.tuning, "listings": self.listings, "allocators": self.allocators,
+                "first_touch_ns": self.first_touch_ns}
 
     @staticmethod
     def from_json(setup):
-        return Context(setup["mode"], setup["tuning"], setup["listings"], setup["allocators"])
+        return Context(setup["mode"], setup["tuning"], setup["listings"], setup["allocators"],
+                       setup.get("first_touch_ns"))
 
     def has(self, program):
         return program in self.listings

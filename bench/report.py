@@ -332,6 +332,39 @@ def metric_table(experiment, results, key, format_value, heading):
     return lines + [""]
 
 
+def fault_cost_table(experiment, results, subject, baseline, here_ns, costs_ns=(200, 20000)):
+    """subject ÷ baseline where a page fault would cost each of costs_ns instead of here_ns (this machine's
+    first touch): per round, each implementation's time + its faults × (c − here), the median of the ratios
+    over rounds. The ratio is monotonic in c between two costs, so its worst over the range is at one end.
+    "—" where a time would be 0 or less (the cell's faults cost less here than the calibration says)."""
+    if not here_ns:
+        return []
+    runs = defaultdict(dict)
+    for r in results:
+        if r["impl"] in (subject, baseline) and "minor_faults" in r:
+            runs[(r["cell"], r["round"])][r["impl"]] = (r["time_s"], r["minor_faults"])
+    lines = [f"{subject} ÷ {baseline} where a page fault cost c instead of this machine's {here_ns / 1000:.1f} µs "
+             f"(each time + its faults × (c − {here_ns / 1000:.1f} µs), median over rounds; the worst over c "
+             f"from {costs_ns[0] / 1000:g} to {costs_ns[-1] / 1000:g} µs is at one end):", "",
+             f"| case | faults {subject} ÷ {baseline} | " +
+             " | ".join(f"c = {c / 1000:g} µs" for c in costs_ns) + " | worst |",
+             "|---|---:|" + "---:|" * (len(costs_ns) + 1)]
+    for label, _ in experiment.cells:
+        pairs = [m for (cell, _), m in sorted(runs.items()) if cell == label and subject in m and baseline in m]
+        if not pairs:
+            continue
+        columns = []
+        for c in costs_ns:
+            modelled = [[t + f * (c - here_ns) * 1e-9 for t, f in (m[subject], m[baseline])] for m in pairs]
+            ratios = [mine / theirs for mine, theirs in modelled if mine > 0 and theirs > 0]
+            columns.append(median(ratios) if len(ratios) == len(pairs) else None)
+        faults = [m[subject][1] / m[baseline][1] for m in pairs if m[baseline][1]]
+        worst = max(columns) if None not in columns else None
+        lines.append(f"| {label} | {median(faults):.2f} | " if faults else f"| {label} | — | ")
+        lines[-1] += " | ".join("—" if v is None else f"{v:.2f}" for v in columns + [worst]) + " |"
+    return lines + [""]
+
+
 def _file_name(text):
     return text.replace("/", "-").replace("=", "")
 

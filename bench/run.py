@@ -147,7 +147,9 @@ def main():
     rounds = args.rounds or (1 if args.smoke else 7 if args.full else 5)
     runner = Runner(os.path.join(args.build_dir, "bench"))
     programs = sorted({p for f in families() for p in f.PROGRAMS + getattr(f, "OPTIONAL_PROGRAMS", [])})
-    ctx = Context(mode, args.tuning or args.full or args.smoke, runner.listings(programs), available_allocators())
+    # (The calibration before the runs, on a quiet machine; the fault sections model other fault costs with it.)
+    ctx = Context(mode, args.tuning or args.full or args.smoke, runner.listings(programs), available_allocators(),
+                  first_touch_ns())
     for program in programs:
         if not ctx.has(program):
             print(f"note: {program} was not built; the experiments that run it are left out")
@@ -226,7 +228,7 @@ def main():
     if "--build-dir" in user_args:
         k = user_args.index("--build-dir")
         del user_args[k:k + 2]
-    header = machine_header(args.build_dir, " ".join(["./relo.sh bench"] + user_args))
+    header = machine_header(args.build_dir, " ".join(["./relo.sh bench"] + user_args), ctx.first_touch_ns)
     header.append(f"- {time_taken}")
     optional = sorted({p for listing in ctx.listings.values() for p in listing["optional"]})
     header.append("- peers: std::vector, boost::container's vector, static_vector and small_vector, std::pmr's "
@@ -261,7 +263,7 @@ def redraw(out):
     print(f"report: {os.path.join(out, 'report.md')}")
 
 
-def machine_header(build_dir, command):
+def machine_header(build_dir, command, touch):
     def sh(cmd):
         try:
             return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=10).stdout.strip()
@@ -291,14 +293,14 @@ def machine_header(build_dir, command):
     return [
         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {cpu}, {os.cpu_count()} cores, {mem} memory, Linux {platform.release()}",
-        f"- memory: {memory_setup()}",
+        f"- memory: {memory_setup(touch)}",
         f"- compiler: {compiler}; flags: {flags}",
         f"- libraries: Boost {boost.replace('_', '.')}, glibc {platform.libc_ver()[1]}",
         f"- command: `{command}`",
     ]
 
 
-def memory_setup():
+def memory_setup(touch):
     """What decides the cost of a page fault here: the transparent huge page mode and, on a VM, whether
     free memory is handed back to the host (free page reporting), after which a first touch is a fault
     in the host too (docs/vector_performance.md)."""
@@ -311,7 +313,6 @@ def memory_setup():
     thp = read("/sys/kernel/mm/transparent_hugepage/enabled") or "unknown"
     thp = re.search(r"\[(\w+)\]", thp).group(1) if "[" in thp else thp
     reporting = read("/sys/module/page_reporting/parameters/page_reporting_order")
-    touch = first_touch_ns()
     moved = moved_touch_ns()
     return (f"transparent huge pages '{thp}'; " +
             (f"free page reporting module loaded (order {reporting})" if reporting is not None

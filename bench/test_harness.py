@@ -285,6 +285,21 @@ class ReportTest(unittest.TestCase):
         row = next(line for line in targets.splitlines() if "minor page faults" in line)
         self.assertIn("| 3 | 1.15 (test_type/n=1e5) | 1.00 | no (2 of 3 cells) |", row)
 
+    def test_faults_are_modelled_at_other_fault_costs(self):
+        # Here a fault costs 10 µs. relo: 1.0 s with 1,000 faults; std: 1.5 s with 50,000. Where a fault cost
+        # 0.2 µs: 0.9902 s against 1.01 s (0.98); at 20 µs: 1.01 s against 2.0 s (0.505). A second cell whose
+        # std time is all faults here gives no ratio at 0.2 µs.
+        results = synthetic("vector-env", "push-only/int/1", 3, {"std": [1.5] * 3, "relo": [1.0] * 3})
+        results += synthetic("vector-env", "push-only/int/10", 3, {"std": [0.4] * 3, "relo": [0.1] * 3})
+        for r in results:
+            r["minor_faults"] = {"std": 50000, "relo": 1000}[r["impl"]]
+        ctx = fake_context()
+        ctx.first_touch_ns = 10000
+        lines = rr.fault_cost_table(experiment(ctx, "vector-env"), results, "relo", "std", ctx.first_touch_ns)
+        self.assertIn("| push-only/int/1 | 0.02 | 0.98 | 0.51 | 0.98 |", lines)
+        self.assertIn("| push-only/int/10 | 0.02 | — | 0.12 | — |", lines)
+        self.assertEqual([], rr.fault_cost_table(experiment(ctx, "vector-env"), results, "relo", "std", None))
+
     def test_sampled_memory_is_plotted_per_cell(self):
         ctx = fake_context()
         e = experiment(ctx, "vector-env")

@@ -154,7 +154,7 @@ def experiments(ctx):
             "for every implementation. boost-gf2 is boost::container::vector with growth factor 2, as the thesis "
             "configured it.", PROGRAM, impls, "std", cells,
             summary=relo_against_peers(impls), chart_by=lambda cell: cell.split("/")[0],
-            section=faults_section, targets=ENV_TARGETS + [against_fastest(optional), FAULTS_TARGET]),
+            section=faults_section(ctx), targets=ENV_TARGETS + [against_fastest(optional), FAULTS_TARGET]),
         Experiment(
             "vector-env-long", "The thesis's vector environment in a long-lived process",
             "The same cells, every implementation in one process (bench/support/heap_history.hpp): first a "
@@ -163,7 +163,7 @@ def experiments(ctx):
             "turn, twice, other allocations between any two runs; the second turn is measured. What a "
             "program that has run for a while sees: its memory is warm, and glibc keeps blocks up to 24 MiB "
             "in its heap.", PROGRAM, impls, "std", cells, summary=relo_against_peers(impls),
-            chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
+            chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section(ctx),
             targets=[against_fastest(optional), FAULTS_TARGET]),
         Experiment(
             "vector-env-warm-heap", "The thesis's vector environment in a long-lived process whose heap keeps "
@@ -174,7 +174,7 @@ def experiments(ctx):
             "whose later allocations sit above its vectors. The state where relo's own mappings once faulted "
             "thousands of pages a run against std::vector's few (docs/measurements/thresholds.md, \"Warm "
             "memory first\").", PROGRAM, impls, "std", warm_heap_cells(ctx, cells), summary=relo_against_peers(impls),
-            chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section,
+            chart_by=lambda cell: cell.split("/")[0], one_process=True, section=faults_section(ctx),
             targets=[against_fastest(optional), FAULTS_TARGET]),
         Experiment(
             "vector-churn", "Build and destroy: memory given back, used again",
@@ -185,7 +185,7 @@ def experiments(ctx):
             "heap warm once its mmap threshold has risen (blocks up to 32 MiB); relo's large blocks from its "
             "thread's warm-block cache (64 MiB and 256 blocks by default).",
             PROGRAM, churn_impls, "std", churn_cells(ctx), summary=relo_against_peers(churn_impls),
-            section=faults_section,
+            section=faults_section(ctx),
             targets=[Target("minor page faults ≤ std::vector's in every cell", "relo", "std", 1.0,
                             metric="minor_faults"), against_fastest([i for i in optional if i in churn_impls])]),
         Experiment(
@@ -241,10 +241,14 @@ def experiments(ctx):
     ]
 
 
-def faults_section(experiment, results, out):
-    """Minor page faults per cell and implementation (median over rounds)."""
-    return rr.metric_table(experiment, results, "minor_faults", lambda v: f"{v:,.0f}",
-                           "Minor page faults of the timed rounds (median over rounds):")
+def faults_section(ctx):
+    """Minor page faults per cell and implementation (median over rounds), and relo against std::vector
+    where a fault would cost 0.2 to 20 µs (the machine's own cost from ctx)."""
+    def section(experiment, results, out):
+        return (rr.metric_table(experiment, results, "minor_faults", lambda v: f"{v:,.0f}",
+                                "Minor page faults of the timed rounds (median over rounds):") +
+                rr.fault_cost_table(experiment, results, "relo", "std", ctx.first_touch_ns))
+    return section
 
 
 def peak_memory_section(experiment, results, out):
