@@ -173,7 +173,7 @@ cmd_bench() {
   for a in "$@"; do
     case "$a" in -D*) cmake_args+=("$a") ;; *) run_args+=("$a") ;; esac
   done
-  log "configure and build the benchmarks (Release: -O3 -DNDEBUG, -march=native, loops aligned to 64 bytes)"
+  log "configure and build the benchmarks (Release: -O3 -DNDEBUG, -march=native, functions and loops aligned to 64 bytes)"
   cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-march=native" \
     -DCMAKE_CXX_STANDARD=20 -DRELO_BUILD_TESTS=OFF -DRELO_BUILD_EXAMPLES=OFF -DRELO_BUILD_BENCHMARKS=ON \
     "${cmake_args[@]}" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }

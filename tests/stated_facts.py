@@ -120,12 +120,12 @@ def facts(root):
     yield ("the version's major (CMakeLists.txt)", version.split(".")[0], [
         ("docs/stability.md", r"relo is at (\d+)\.x"),
     ])
-    yield ("the benchmarks' loop alignment (bench/CMakeLists.txt)",
+    yield ("the benchmarks' function and loop alignment (bench/CMakeLists.txt)",
            int(first(r"set\(RELO_BENCH_LOOP_ALIGNMENT (\d+) CACHE", read(root, "bench/CMakeLists.txt"),
                      "bench/CMakeLists.txt's RELO_BENCH_LOOP_ALIGNMENT")), [
-        ("docs/decisions.md", r"## The benchmark programs align every loop to (\d+) bytes"),
-        ("docs/decisions.md", r"compiled with `-falign-loops=(\d+)`"),
-        ("relo.sh", r"loops aligned to (\d+) bytes"),
+        ("docs/decisions.md", r"## The benchmark programs align every function and loop to (\d+) bytes"),
+        ("docs/decisions.md", r"compiled with `-falign-functions=(\d+)`"),
+        ("relo.sh", r"functions and loops aligned to (\d+) bytes"),
     ])
     yield ("GDB's section, in KiB (debugging/relo_gdb.py embedded)", round(gdb_section_kib), [
         ("docs/debugging.md", r"\(about (\d+) KiB per program"),
