@@ -281,16 +281,14 @@ def machine_header(build_dir, command, touch):
     if os.path.exists(cache_path):
         for line in open(cache_path):
             m = re.match(r"(CMAKE_CXX_COMPILER|CMAKE_CXX_FLAGS|CMAKE_CXX_FLAGS_RELEASE|Boost_DIR|"
-                         r"RELO_BENCH_LOOP_ALIGNMENT|RELO_BENCH_HAS_ALIGN_LOOPS|RELO_BENCH_HAS_ALIGN_FUNCTIONS):[A-Z]+=(.*)", line)
+                         r"RELO_BENCH_LOOP_ALIGNMENT|RELO_BENCH_HAS_CODE_ALIGNMENT):[A-Z]+=(.*)", line)
             if m:
                 cache[m.group(1)] = m.group(2)
     compiler = sh(f"{cache.get('CMAKE_CXX_COMPILER', 'c++')} --version | head -n1")
     flags = f"{cache.get('CMAKE_CXX_FLAGS', '')} {cache.get('CMAKE_CXX_FLAGS_RELEASE', '')}".strip()
     alignment = cache.get("RELO_BENCH_LOOP_ALIGNMENT", "0")
-    if alignment not in ("", "0") and cache.get("RELO_BENCH_HAS_ALIGN_FUNCTIONS") == "1":
-        flags += f" -falign-functions={alignment}"
-    if alignment not in ("", "0") and cache.get("RELO_BENCH_HAS_ALIGN_LOOPS") == "1":
-        flags += f" -falign-loops={alignment}"
+    if alignment not in ("", "0") and cache.get("RELO_BENCH_HAS_CODE_ALIGNMENT") == "1":
+        flags += f" -falign-functions={alignment} -falign-loops={alignment}"
     boost = sh("grep -m1 'define BOOST_LIB_VERSION' /usr/include/boost/version.hpp | cut -d'\"' -f2")
     return [
         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
