@@ -85,11 +85,60 @@ TEST(PageAllocator, RelocatableTypesComeFromTheHeapBelowTheThreshold) {
     EXPECT_FALSE(a.may_expand(n));
     p = a.reallocate(p, n, threshold + 1);
     expect_filled(p, n);
-    EXPECT_EQ(relo::reservations_held(), held + 1) << "from the threshold on: a reservation";
-    EXPECT_EQ((reinterpret_cast<std::uintptr_t>(p) - 64) % relo::detail::os::page_size(), 0u) << "a large block";
+    if (RELO_OS_WINDOWS) {
+        EXPECT_EQ(relo::reservations_held(), held + 1) << "from the threshold on: a reservation";
+        EXPECT_EQ((reinterpret_cast<std::uintptr_t>(p) - 64) % relo::detail::os::page_size(), 0u) << "a large block";
+    } else {
+        // From heap_maps_fresh_from on, a block crossing it stays on the heap (realloc'ed, no fresh pages)...
+        EXPECT_EQ(relo::reservations_held(), held) << "past the threshold: still the heap's block";
+        fill(p, threshold + 1);
+        const std::size_t grown = threshold + threshold / 4;  // (40 MiB: within the cache's 64)
+        p = a.reallocate(p, threshold + 1, grown);
+        expect_filled(p, threshold + 1);
+        EXPECT_EQ(relo::reservations_held(), held) << "a heap block grows by realloc";
+        fill(p, grown);
+        // ...and is kept warm when it dies, for the next block that crosses it.
+        a.deallocate(p, grown);
+        EXPECT_GE(relo::large_block_cache_bytes(), grown * sizeof(int));
+        int* q = a.allocate(threshold / 2);
+        fill(q, threshold / 2);
+        int* crossed = a.reallocate(q, threshold / 2, threshold + 1);
+        EXPECT_EQ(crossed, p) << "the cached heap block";
+        expect_filled(crossed, threshold / 2);
+        EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
+        p = crossed;
+    }
     a.deallocate(p, threshold + 1);
     relo::trim_large_block_cache();
     EXPECT_EQ(relo::reservations_held(), held);
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
+}
+
+// A heap block past the warm-block cache's limit keeps its first pages up to the limit (realloc shrinks
+// it), and serves the next block that crosses the threshold.
+TEST(PageAllocator, AHeapBlockPastTheCacheLimitIsKeptInPart) {
+    if (RELO_OS_WINDOWS) GTEST_SKIP() << "crossing the 64 KiB threshold takes a reservation";
+    relo::trim_large_block_cache();
+    const std::size_t limit = relo::large_block_cache_limit();
+    ASSERT_EQ(limit, std::size_t{64} << 20);
+    relo::page_allocator<int> a;
+    const std::size_t threshold = relo::page_allocator<int>::mapping_threshold() / sizeof(int);
+    const std::size_t large = threshold * 5 / 2;  // 80 MiB
+    int* p = a.allocate(threshold - 1);
+    fill(p, threshold - 1);
+    p = a.reallocate(p, threshold - 1, large);
+    expect_filled(p, threshold - 1);
+    fill(p, large);
+    a.deallocate(p, large);
+    EXPECT_EQ(relo::large_block_cache_bytes(), limit) << "the first 64 MiB kept";
+    int* q = a.allocate(threshold - 1);
+    fill(q, threshold - 1);
+    q = a.reallocate(q, threshold - 1, threshold + threshold / 2);  // 48 MiB: fits what was kept
+    expect_filled(q, threshold - 1);
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u) << "taken";
+    a.deallocate(q, threshold + threshold / 2);
+    relo::trim_large_block_cache();
+    EXPECT_EQ(relo::large_block_cache_bytes(), 0u);
 }
 
 TEST(PageAllocator, RelocatableTypesUseMappingsFromTheThreshold) {

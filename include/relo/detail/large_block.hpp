@@ -19,9 +19,11 @@
 // Mappings are a resource like memory: when the system refuses a reservation or a commit (Linux's
 // vm.max_map_count, which then fails the C library's malloc too), or relo holds relo::reservation_limit()
 // reservations, a block comes from the heap too. A block from the heap says so in its header (reserved
-// 0); it grows by realloc there (glibc moves its own mapped chunks by mremap), into a reservation from
-// heap_maps_fresh_from on, and is never cached; a reserved block that cannot move into a new reservation
-// moves its bytes to the heap.
+// 0); it grows by realloc there at every size (glibc moves its own mapped chunks by mremap), and is cached
+// from heap_maps_fresh_from on (where the heap would give its pages back); a reserved block that cannot
+// move into a new reservation moves its bytes to the heap. A relocatable type's malloc block that grows
+// past heap_maps_fresh_from stays where it is too (grow_heap_block): a copy into a fresh reservation
+// faulted every page that mremap would have moved.
 //
 // The warm-block cache: a released block (on 4 KiB pages) stays with its thread, its committed pages
 // still in place, up to large_block_cache_limit() committed bytes (64 MiB by default) and 256 blocks, and
@@ -134,22 +136,34 @@ public:
         check_block_size(bytes, 1, offset);  // (the reservation starts on a page: the header holds the alignment)
         const std::size_t committed = committed_length(offset + bytes, opt);
         const std::size_t room = map_room(committed, opt);
-        if (cacheable(opt)) {
-            // (A cached block's warm pages serve whatever relo holds; more pages only within the room.)
-            if (char* base = take_cached(committed, room)) {
-                const std::size_t warm = header(base)->committed;
-                if (warm >= committed || os::commit(base + warm, committed - warm)) {
-                    if (warm < committed) header(base)->committed = committed;
-                    count_live(0, header(base)->committed, opt);
-                    return {base + offset, committed - offset};
-                }
-                os::release(base, header(base)->reserved);
-            }
-        }
+        if (char* base = take_warm(offset + bytes, committed, room, opt))
+            return {base + offset, (on_heap(base) ? header(base)->committed : committed) - offset};
         if (committed <= room) {
             if (char* base = reserve_block(offset, bytes, committed, opt)) return {base + offset, committed - offset};
         }
         return allocate_on_heap(offset, bytes, opt);
+    }
+
+    /// A heap block of old_bytes (malloc's, at malloc's alignment) grown into a large block of new_bytes,
+    /// heap_maps_fresh_from or more: into the thread's cached block that best fits them where one does
+    /// (its pages warm: a copy), else by realloc where it is, the bytes then moved past the header in place
+    /// (glibc moves a block that large by mremap: no page faults in fresh, as a reservation's copy would).
+    /// Throws std::bad_alloc; then nothing changed.
+    static void* grow_heap_block(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
+                                 const large_block_options& opt) {
+        check_block_size(new_bytes, 1, offset);
+        const std::size_t committed = committed_length(offset + new_bytes, opt);
+        if (char* base = take_warm(offset + new_bytes, committed, map_room(committed, opt), opt)) {
+            std::memcpy(base + offset, data, old_bytes);
+            std::free(data);
+            return base + offset;
+        }
+        void* moved = std::realloc(data, offset + new_bytes);
+        if (moved == nullptr) throw_bad_alloc();
+        char* base = static_cast<char*>(moved);
+        std::memmove(base + offset, base, old_bytes);
+        *header(base) = {0, offset + new_bytes, {}, 0};
+        return base + offset;
     }
 
     /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system (or the
@@ -157,10 +171,12 @@ public:
     /// loop before it.)
     RELO_NOINLINE static void release(void* data, std::size_t offset, const large_block_options& opt) noexcept {
         char* base = static_cast<char*>(data) - offset;
-        if (on_heap(base)) {
-            free_on_heap(base, offset, opt);
-        } else {
+        if (!on_heap(base)) {
             give_back(base, opt);
+        } else if (cacheable_on_heap(base, opt)) {
+            cache(base, opt);
+        } else {
+            free_on_heap(base, offset, opt);
         }
     }
 
@@ -205,8 +221,8 @@ public:
 
     /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place;
     /// its bytes into a block from the heap where relo may not map the pages or the system gives no
-    /// reservation. A block on the heap grows there by realloc, and into a reservation from
-    /// heap_maps_fresh_from on. The bytes are kept. Throws std::bad_alloc; then nothing changed.
+    /// reservation. A block on the heap grows there by realloc. The bytes are kept. Throws
+    /// std::bad_alloc; then nothing changed.
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             const large_block_options& opt) {
         char* base = static_cast<char*>(data) - offset;
@@ -339,7 +355,7 @@ private:
     static void give_back(char* base, const large_block_options& opt) noexcept {
         count_live(header(base)->committed, 0, opt);
         if (cacheable(opt)) {
-            cache(base);
+            cache(base, opt);
         } else {
             os::release(base, header(base)->reserved);
         }
@@ -348,7 +364,7 @@ private:
     // A block from the heap stands in for a reservation where relo may not map one or the system gives
     // none: `offset` + the elements' bytes from the heap (at `offset`'s alignment for over-aligned
     // elements: the elements start `offset` bytes in), its header's `reserved` 0 and `committed` its
-    // length. It grows by realloc (into a reservation from heap_maps_fresh_from on) and is never cached.
+    // length. It grows by realloc, and is cached from heap_maps_fresh_from on (cacheable_on_heap).
     static bool on_heap(char* base) noexcept { return header(base)->reserved == 0; }
     static std::size_t heap_alignment(std::size_t offset, const large_block_options& opt) noexcept {
         return os::over_aligned(opt.alignment) ? offset : alignof(std::max_align_t);
@@ -369,10 +385,8 @@ private:
     static void* reallocate_on_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                     const large_block_options& opt) {
         check_block_size(new_bytes, 1, offset);
-        const std::size_t committed = committed_length(offset + new_bytes, opt);
-        char* target = committed >= opt.heap_maps_fresh_from ? reserve_block(offset, new_bytes, committed, opt) : nullptr;
-        if (target != nullptr || os::over_aligned(heap_alignment(offset, opt))) {
-            void* moved = target != nullptr ? target + offset : allocate_on_heap(offset, new_bytes, opt).data;
+        if (os::over_aligned(heap_alignment(offset, opt))) {
+            void* moved = allocate_on_heap(offset, new_bytes, opt).data;
             std::memcpy(moved, base + offset, old_bytes < new_bytes ? old_bytes : new_bytes);
             free_on_heap(base, offset, opt);
             return moved;
@@ -395,24 +409,63 @@ private:
     static bool cacheable(const large_block_options& opt) noexcept {
         return warm_caches_built && opt.huge_page_threshold == SIZE_MAX;
     }
+    /// A block from the heap is cached from heap_maps_fresh_from on (at malloc's alignment), where the heap
+    /// would give its pages back to the system and map fresh ones for the next: below that the heap keeps
+    /// them warm itself, and a block held idle in a cache would stop it from trimming behind it
+    /// (docs/measurements/thresholds.md, "Other types where the heap has warm pages", rule P).
+    static bool cacheable_on_heap(char* base, const large_block_options& opt) noexcept {
+        return cacheable(opt) && !os::over_aligned(opt.alignment) && header(base)->committed >= opt.heap_maps_fresh_from;
+    }
 
-    /// Takes the cached block that best fits `committed` bytes: of those whose reservation holds them and
-    /// that need at most `room` bytes more committed, the one with the fewest committed pages that are
-    /// enough, else the one with the most (the fewest pages to fault in); nullptr if none fits.
-    static char* take_cached(std::size_t committed, std::size_t room) noexcept {
+    /// The thread's cached block that best fits a block ending `end` bytes in, `committed` bytes in whole
+    /// pages (take_cached), its pages committed that far (and counted live) if it is a reservation; nullptr
+    /// if none fits. (A cached block's warm pages serve whatever relo holds; more pages only within `room`.)
+    static char* take_warm(std::size_t end, std::size_t committed, std::size_t room,
+                           const large_block_options& opt) noexcept {
+        if (!cacheable(opt)) return nullptr;
+        char* base = take_cached(end, committed, room, !os::over_aligned(opt.alignment));
+        if (base == nullptr || on_heap(base)) return base;
+        const std::size_t warm = header(base)->committed;
+        if (warm >= committed || os::commit(base + warm, committed - warm)) {
+            if (warm < committed) header(base)->committed = committed;
+            count_live(0, header(base)->committed, opt);
+            return base;
+        }
+        os::release(base, header(base)->reserved);
+        return nullptr;
+    }
+    /// Gives a block that is not in use back where it came from: the heap's to the heap, a reservation's
+    /// pages to the system.
+    static void discard(char* base) noexcept {
+        if (on_heap(base)) {
+            std::free(base);  // (cacheable_on_heap: malloc's alignment)
+        } else {
+            os::release(base, header(base)->reserved);
+        }
+    }
+
+    /// Takes the cached block that best fits a block ending `end` bytes in, `committed` in whole pages: of
+    /// the reservations that hold them and need at most `room` bytes more committed, and (where
+    /// `heap_blocks` may serve: elements at malloc's alignment) the blocks from the heap at least `end`
+    /// long, the one with the fewest committed bytes that are enough, else the one with the most (the
+    /// fewest pages to fault in); nullptr if none fits.
+    static char* take_cached(std::size_t end, std::size_t committed, std::size_t room, bool heap_blocks) noexcept {
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         std::size_t best = c.count;
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
             const warm_block_cache_state::entry& e = c.entries[i];
-            if (e.reserved < committed || (e.committed < committed && committed - e.committed > room)) continue;
+            const bool fits = e.reserved == 0 ? heap_blocks && e.committed >= end
+                                              : e.reserved >= committed &&
+                                                    (e.committed >= committed || committed - e.committed <= room);
+            if (!fits) continue;
             if (best == c.count) {
                 best = i;
                 continue;
             }
             const std::size_t has = c.entries[best].committed;
-            if (has >= committed ? e.committed >= committed && e.committed < has : e.committed > has) best = i;
+            if (has >= end ? e.committed >= end && e.committed < has : e.committed > has) best = i;
         }
         if (best == c.count) return nullptr;
         const warm_block_cache_state::entry e = c.entries[best];
@@ -421,47 +474,63 @@ private:
         return e.base;
     }
 
-    /// Keeps a released block in the thread's cache, its committed pages cut to the limit, the oldest
-    /// blocks given back to make room; or gives it back when the cache keeps nothing.
-    static void cache(char* base) noexcept {
+    /// Keeps a released block in the thread's cache, a reservation's committed pages cut to the limit (a
+    /// block from the heap whole or not at all), the oldest blocks given back to make room; or gives it back
+    /// when the cache keeps nothing.
+    static void cache(char* base, const large_block_options& opt) noexcept {
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         const std::size_t limit = large_block_cache_limit_bytes.load(memory_order_relaxed);
-        block_header& h = *header(base);
-        if (c.closed || limit < os::page_size()) return os::release(base, h.reserved);
+        if (c.closed || limit < os::page_size()) return discard(base);
         warm_block_thread_cache::keeping(c);
         // Its first pages stay warm, as many as this thread's limit and then the process's budget leave room
         // for (a block larger than either is still mostly warm for the next one); the rest go back now.
-        keep_first_pages(base, limit);
-        while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + h.committed > limit))
+        base = keep_first_pages(base, limit, opt);
+        if (base == nullptr) return;
+        while (c.count > 0 && (c.count == warm_block_cache_state::slots || c.held + header(base)->committed > limit))
             drop_cached(c, 0);  // (the oldest go)
         const std::size_t room = warm_budget_left();
-        if (room < os::page_size()) return os::release(base, h.reserved);
-        keep_first_pages(base, room);
-        if (!take_warm_budget(h.committed)) return os::release(base, h.reserved);  // (other threads took it)
+        if (room < os::page_size()) return discard(base);
+        base = keep_first_pages(base, room, opt);
+        if (base == nullptr) return;
+        const block_header& h = *header(base);
+        if (!take_warm_budget(h.committed)) return discard(base);  // (other threads took it)
         c.entries[c.count++] = {base, h.reserved, h.committed};
         c.held += h.committed;
         // A use of a dead vector's elements is reported as one after free() is (the header stays readable).
         poison(base + sizeof(block_header), h.committed - sizeof(block_header));
     }
 
-    /// Decommits the block's pages past the first `bytes` (rounded down to whole pages, at least one).
-    static void keep_first_pages(char* base, std::size_t bytes) noexcept {
-        block_header& h = *header(base);
+    /// Gives back a block's pages past the first `bytes` (rounded down to whole pages, at least one): a
+    /// reservation decommits them, a block from the heap shrinks by realloc (in place: glibc unmaps the
+    /// tail of a block that large), or goes back whole where that would leave it below
+    /// heap_maps_fresh_from (cacheable_on_heap). The block's base after (nullptr: it went back whole).
+    static char* keep_first_pages(char* base, std::size_t bytes, const large_block_options& opt) noexcept {
         const std::size_t pages = bytes / os::page_size() * os::page_size();
         const std::size_t keep = pages > os::page_size() ? pages : os::page_size();
-        if (h.committed > keep) {
-            os::decommit(base + keep, h.committed - keep);
-            h.committed = keep;
+        if (header(base)->committed <= keep) return base;
+        if (!on_heap(base)) {
+            os::decommit(base + keep, header(base)->committed - keep);
+            header(base)->committed = keep;
+            return base;
         }
+        // (At most halved: a malloc may move a block it shrinks by more, tcmalloc for one.)
+        const bool shrinks = keep >= opt.heap_maps_fresh_from && keep >= header(base)->committed / 2;
+        char* kept = shrinks ? static_cast<char*>(std::realloc(base, keep)) : nullptr;
+        if (kept == nullptr) {
+            discard(base);
+            return nullptr;
+        }
+        header(kept)->committed = keep;
+        return kept;
     }
 
     static void drop_cached(warm_block_cache_state& c, std::size_t i) noexcept {
         const warm_block_cache_state::entry e = c.entries[i];
         remove_cached(c, i);
         unpoison(e.base, e.committed);
-        os::release(e.base, e.reserved);
+        discard(e.base);
     }
 
     static void remove_cached(warm_block_cache_state& c, std::size_t i) noexcept {
