@@ -118,7 +118,7 @@ TEST(PageAllocator, RelocatableTypesComeFromTheHeapBelowTheThreshold) {
 // it), and serves the next block that crosses the threshold.
 TEST(PageAllocator, AHeapBlockPastTheCacheLimitIsKeptInPart) {
     if (RELO_OS_WINDOWS) GTEST_SKIP() << "crossing the 64 KiB threshold takes a reservation";
-    relo::trim_large_block_cache();
+    relo::trim_warm_memory();  // (every cache of the thread: the budget left decides what is kept)
     const std::size_t limit = relo::large_block_cache_limit();
     ASSERT_EQ(limit, std::size_t{64} << 20);
     relo::page_allocator<int> a;
@@ -131,6 +131,27 @@ TEST(PageAllocator, AHeapBlockPastTheCacheLimitIsKeptInPart) {
     fill(p, large);
     a.deallocate(p, large);
     EXPECT_EQ(relo::large_block_cache_bytes(), limit) << "the first 64 MiB kept";
+    {
+        // A heap block serves only a block past the threshold, at malloc's alignment.
+        relo::page_allocator<std::string> strings;
+        std::string* s = strings.allocate(std::size_t{1} << 13);  // 256 KiB: a large block of another type
+        EXPECT_EQ(relo::large_block_cache_bytes(), limit);
+        strings.deallocate(s, std::size_t{1} << 13);
+        struct alignas(64) line {
+            char bytes[64];
+        };
+        relo::page_allocator<line> lines;
+        line* l = lines.allocate((std::size_t{40} << 20) / sizeof(line));
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(l) % 64, 0u);
+        EXPECT_EQ(relo::large_block_cache_bytes(), limit) << "an over-aligned block takes no heap block";
+        lines.deallocate(l, (std::size_t{40} << 20) / sizeof(line));
+        relo::trim_large_block_cache();  // (the over-aligned block's reservation went to the cache too)
+        p = a.allocate(threshold - 1);
+        fill(p, threshold - 1);
+        p = a.reallocate(p, threshold - 1, large);
+        a.deallocate(p, large);
+        ASSERT_EQ(relo::large_block_cache_bytes(), limit);
+    }
     int* q = a.allocate(threshold - 1);
     fill(q, threshold - 1);
     q = a.reallocate(q, threshold - 1, threshold + threshold / 2);  // 48 MiB: fits what was kept

@@ -15,12 +15,13 @@
 // pages as it grows, so growth in place almost always succeeds, whatever the element type; a policy may
 // give them transparent huge pages from a threshold on (large_block_policy: from 2 MiB; the default: 4 KiB
 // pages only). By default trivially relocatable types use large blocks from 32 MiB (64 KiB on Windows; they
-// move into a larger reservation by mremap when theirs is used up: no element is copied) and other types
+// move into a larger reservation by mremap when theirs is used up: no element is copied; one that grows
+// past 32 MiB from the heap stays there, below) and other types
 // from 128 KiB; below that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
 // reserved blocks and all its warm caches within the warm budget and a thread's large-block cache), or from
 // 32 MiB; past that it comes from the heap, as std::vector's would (docs/settings.md, "Where a large block
 // comes from"). A trivially relocatable type's heap block that grows past 32 MiB stays on the heap (realloc:
-// glibc moves a block that large by mremap). A released large block, a reservation or a heap block of 32 MiB
+// glibc moves a block it mapped itself by mremap). A released large block, a reservation or a heap block of 32 MiB
 // or more, stays warm in its thread's cache for the next one (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
 // and of T, so deallocate(p, n) needs no lookup; a large block's header says whether it is a reservation or,
 // when the system gave none (or relo holds reservation_limit() of them), a block from the heap. docs/measurements/thresholds.md has the measurements behind
@@ -87,7 +88,8 @@ struct page_allocator_policy {
     /// every machine (docs/measurements/thresholds.md, "Huge pages for the other types").
     /// large_block_policy uses them from 2 MiB.
     static constexpr std::size_t huge_page_threshold = static_cast<std::size_t>(-1);
-    /// Large blocks of at least this many bytes are reservations whatever relo holds. Smaller ones are
+    /// New large blocks of at least this many bytes are reservations whatever relo holds (a trivially
+    /// relocatable type's heap block that grows past it stays on the heap, by realloc). Smaller ones are
     /// reservations while relo's live large blocks commit no more than the warm budget can keep
     /// (warm_memory_limit()), so that every page relo maps serves again warm, and come from the heap past
     /// it, where the pages std::vector's blocks free are. Why 32 MiB: glibc maps every block that large
@@ -127,7 +129,7 @@ inline std::size_t large_block_cache_bytes() noexcept {
     return detail::warm_block_thread_cache::visit([](const detail::warm_block_cache_state& c) { return c.held; });
 }
 
-/// Gives the calling thread's cached large blocks back to the system.
+/// Gives the calling thread's cached large blocks back (reservations to the system, heap blocks to the heap).
 inline void trim_large_block_cache() noexcept { (void)detail::warm_block_thread_cache::trim(); }
 
 /// The most reservations of address space relo holds before its containers' large blocks come from the
@@ -230,7 +232,7 @@ struct page_blocks {
         }
         // A block growing past heap_maps_fresh_from stays on the heap (large_block::grow_heap_block).
         if (new_mapped && !old_mapped && new_bytes >= options.heap_maps_fresh_from &&
-            Alignment <= alignof(std::max_align_t))
+            Alignment <= alignof(std::max_align_t) && options.huge_page_threshold == SIZE_MAX && !RELO_OS_WINDOWS)
             return large_block::grow_heap_block(p, header_bytes, old_bytes, new_bytes, options);
         // Small blocks, blocks crossing the malloc/large boundary, over-aligned malloc blocks:
         // allocate, copy, free.

@@ -11,8 +11,8 @@
 // (warm_memory_limit(), 64 MiB), and at most what a thread's cache keeps (large_block_cache_limit()), so that every page relo maps serves again warm when its block
 // dies, as the pages of std::vector's blocks do in the heap. A block that would pass that comes from the
 // heap instead (a block that would grow past it moves there, copied as std::vector's growth copies), where
-// std::vector's own would be, warm or not; a block of `heap_maps_fresh_from` bytes or more (32 MiB) is a
-// reservation whatever relo holds, since the heap maps one that large fresh anyway (may_map). The rule
+// std::vector's own would be, warm or not; a new block of `heap_maps_fresh_from` bytes or more (32 MiB) is
+// a reservation whatever relo holds, since the heap maps one that large fresh anyway (may_map). The rule
 // uses what relo observes (its own blocks and caches), never the heap's state: measured in
 // docs/measurements/thresholds.md, "Warm memory first".
 //
@@ -73,7 +73,7 @@ struct large_block_options {
     std::size_t reservation_factor;   // reserve this many times the bytes asked for (1 = exactly)
     std::size_t huge_page_threshold;  // blocks committing at least this many bytes use huge pages
     std::size_t alignment = alignof(std::max_align_t);  // the elements' (a block from the heap keeps it)
-    std::size_t heap_maps_fresh_from = SIZE_MAX;  // blocks of this many bytes are reservations, whatever relo holds
+    std::size_t heap_maps_fresh_from = SIZE_MAX;  // new blocks of this many bytes are reservations, whatever relo holds
 };
 
 /// The committed bytes of the live large blocks on reservations (not those a cache keeps): may_map() keeps
@@ -147,7 +147,8 @@ public:
     /// A heap block of old_bytes (malloc's, at malloc's alignment) grown into a large block of new_bytes,
     /// heap_maps_fresh_from or more: into the thread's cached block that best fits them where one does
     /// (its pages warm: a copy), else by realloc where it is, the bytes then moved past the header in place
-    /// (glibc moves a block that large by mremap: no page faults in fresh, as a reservation's copy would).
+    /// (where glibc mapped the block itself, past its mapping threshold, it moves the pages by mremap: none
+    /// faults in fresh, as a reservation's copy would; a block in its own heap it extends or copies).
     /// Throws std::bad_alloc; then nothing changed.
     static void* grow_heap_block(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                  const large_block_options& opt) {
@@ -180,7 +181,7 @@ public:
         }
     }
 
-    /// Unmaps every block of a thread's warm-block cache; returns their committed bytes.
+    /// Gives back every block of a thread's warm-block cache; returns their committed bytes.
     static std::size_t empty_cache(warm_block_cache_state& c) noexcept {
         const std::size_t given_back = c.held;
         while (c.count > 0) drop_cached(c, c.count - 1);
@@ -385,8 +386,14 @@ private:
     static void* reallocate_on_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                     const large_block_options& opt) {
         check_block_size(new_bytes, 1, offset);
-        if (os::over_aligned(heap_alignment(offset, opt))) {
-            void* moved = allocate_on_heap(offset, new_bytes, opt).data;
+        // Where realloc cannot move a block's pages (Windows' copies; aligned blocks have none), a block
+        // past heap_maps_fresh_from moves into a reservation, which then grows in place.
+        const bool copies = RELO_OS_WINDOWS || os::over_aligned(heap_alignment(offset, opt));
+        const std::size_t committed = committed_length(offset + new_bytes, opt);
+        char* target = copies && committed >= opt.heap_maps_fresh_from ? reserve_block(offset, new_bytes, committed, opt)
+                                                                       : nullptr;
+        if (target != nullptr || os::over_aligned(heap_alignment(offset, opt))) {
+            void* moved = target != nullptr ? target + offset : allocate_on_heap(offset, new_bytes, opt).data;
             std::memcpy(moved, base + offset, old_bytes < new_bytes ? old_bytes : new_bytes);
             free_on_heap(base, offset, opt);
             return moved;
@@ -423,7 +430,10 @@ private:
     static char* take_warm(std::size_t end, std::size_t committed, std::size_t room,
                            const large_block_options& opt) noexcept {
         if (!cacheable(opt)) return nullptr;
-        char* base = take_cached(end, committed, room, !os::over_aligned(opt.alignment));
+        // (A heap entry serves only a block the heap would map fresh too: a smaller one would hold its
+        // whole length outside the warm budget.)
+        const bool heap_blocks = !os::over_aligned(opt.alignment) && end >= opt.heap_maps_fresh_from;
+        char* base = take_cached(end, committed, room, heap_blocks);
         if (base == nullptr || on_heap(base)) return base;
         const std::size_t warm = header(base)->committed;
         if (warm >= committed || os::commit(base + warm, committed - warm)) {
@@ -482,7 +492,8 @@ private:
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         const std::size_t limit = large_block_cache_limit_bytes.load(memory_order_relaxed);
-        if (c.closed || limit < os::page_size()) return discard(base);
+        if (c.closed || limit < os::page_size() || (on_heap(base) && limit < opt.heap_maps_fresh_from))
+            return discard(base);
         warm_block_thread_cache::keeping(c);
         // Its first pages stay warm, as many as this thread's limit and then the process's budget leave room
         // for (a block larger than either is still mostly warm for the next one); the rest go back now.
@@ -520,6 +531,10 @@ private:
         char* kept = shrinks ? static_cast<char*>(std::realloc(base, keep)) : nullptr;
         if (kept == nullptr) {
             discard(base);
+            return nullptr;
+        }
+        if (os::malloc_usable_bytes(kept, keep) - keep >= os::page_size()) {  // (a malloc that kept the tail)
+            std::free(kept);
             return nullptr;
         }
         header(kept)->committed = keep;
