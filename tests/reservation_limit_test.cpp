@@ -145,6 +145,47 @@ TEST(ReservationLimit, LargeBlocksComeFromTheHeapPastIt) {
     EXPECT_EQ(relo::reservations_held(), held);
 }
 
+// A heap block that realloc would copy (over-aligned: aligned blocks have no realloc), or whose policy
+// wants huge pages, moves into a reservation once it grows past heap_maps_fresh_from.
+TEST(ReservationLimit, HeapBlocksReallocCannotServeMoveIntoAReservationPastTheHeapsMappingSize) {
+    relo::trim_large_block_cache();
+    const std::size_t held = relo::reservations_held();
+    using element = aligned_int<64>;
+    mapped_vector<element> v;
+    std::vector<element> model;
+    {
+        limit_scope limit(held);
+        for (int i = 0; i < static_cast<int>(threshold_elements<element>() * 4); ++i) {
+            v.push_back({i});
+            model.push_back({i});
+        }
+        EXPECT_EQ(relo::reservations_held(), held) << "a block from the heap";
+    }
+    const std::size_t past = relo::page_allocator_policy::heap_maps_fresh_from / sizeof(element) + 1;
+    for (int i = static_cast<int>(v.size()); i < static_cast<int>(past); ++i) {
+        v.push_back({i});
+        model.push_back({i});
+    }
+    EXPECT_EQ(relo::reservations_held(), held + 1) << "past 32 MiB: a reservation";
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 64, 0u);
+    expect_same(v, model);
+    // So does one under a policy with huge pages, which only a reservation gives.
+    relo::page_allocator<int, relo::large_block_policy> a;
+    const std::size_t small = (std::size_t{4} << 20) / sizeof(int);
+    const std::size_t large = (std::size_t{40} << 20) / sizeof(int);
+    int* p = nullptr;
+    {
+        limit_scope limit(relo::reservations_held());
+        p = a.allocate(small);
+    }
+    const std::size_t before = relo::reservations_held();
+    for (std::size_t i = 0; i < small; ++i) p[i] = static_cast<int>(i);
+    p = a.reallocate(p, small, large);
+    EXPECT_EQ(relo::reservations_held(), before + 1) << "huge pages: a reservation";
+    for (std::size_t i = 0; i < small; ++i) ASSERT_EQ(p[i], static_cast<int>(i));
+    a.deallocate(p, large);
+}
+
 // A vector whose block is a reservation, grown past it once no reservation is to be had: its bytes (or
 // elements) move to the heap and the reservation is given back.
 TEST(ReservationLimit, ABlockThatCannotMoveToANewReservationMovesToTheHeap) {

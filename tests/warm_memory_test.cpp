@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -400,6 +401,26 @@ TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
     EXPECT_EQ(d.back(), 4);
     }
     EXPECT_EQ(relo::detail::large_block_live_bytes.load(), live) << "every block's share counted back";
+}
+
+// A heap block the cache cannot keep (at least 32 MiB, and half of it) goes back before any cached block
+// is given back to make room for it.
+TEST_F(WarmMemory, AHeapBlockTheCacheCannotKeepEvictsNothing) {
+    if (RELO_OS_WINDOWS) GTEST_SKIP() << "a block crossing 64 KiB takes a reservation";
+    relo::set_warm_memory_limit(16 * mib + others());
+    relo::set_large_block_cache_limit(48 * mib);
+    relo::page_allocator<int> a;
+    const std::size_t ten_mib = 10 * mib / sizeof(int);
+    const std::size_t past = (std::size_t{40} << 20) / sizeof(int);
+    int* p = a.allocate(ten_mib);
+    {
+        const relo::vector<std::string> strings(10 * mib / sizeof(std::string));  // a reservation
+        p = a.reallocate(p, ten_mib, past);  // crosses 32 MiB: a heap block
+    }
+    const std::size_t cached = relo::large_block_cache_bytes();
+    ASSERT_GE(cached, 10 * mib) << "the strings' block kept warm";
+    a.deallocate(p, past);
+    EXPECT_EQ(relo::large_block_cache_bytes(), cached) << "the 40 MiB heap block went back, nothing evicted";
 }
 
 TEST_F(WarmMemory, ABudgetOfZeroKeepsNothing) {

@@ -12,14 +12,16 @@
 // dies, as the pages of std::vector's blocks do in the heap. A block that would pass that comes from the
 // heap instead (a block that would grow past it moves there, copied as std::vector's growth copies), where
 // std::vector's own would be, warm or not; a new block of `heap_maps_fresh_from` bytes or more (32 MiB) is
-// a reservation whatever relo holds, since the heap maps one that large fresh anyway (may_map). The rule
+// a cached block or a reservation whatever relo holds, since the heap maps one that large fresh anyway
+// (may_map). The rule
 // uses what relo observes (its own blocks and caches), never the heap's state: measured in
 // docs/measurements/thresholds.md, "Warm memory first".
 //
 // Mappings are a resource like memory: when the system refuses a reservation or a commit (Linux's
 // vm.max_map_count, which then fails the C library's malloc too), or relo holds relo::reservation_limit()
 // reservations, a block comes from the heap too. A block from the heap says so in its header (reserved
-// 0); it grows by realloc there at every size (glibc moves its own mapped chunks by mremap), and is cached
+// 0); it grows by realloc there (glibc moves its own mapped chunks by mremap; past heap_maps_fresh_from,
+// where realloc would copy, into a reservation: reallocate_on_heap), and is cached
 // from heap_maps_fresh_from on (where the heap would give its pages back); a reserved block that cannot
 // move into a new reservation moves its bytes to the heap. A relocatable type's malloc block that grows
 // past heap_maps_fresh_from stays where it is too (grow_heap_block): a copy into a fresh reservation
@@ -222,7 +224,7 @@ public:
 
     /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place;
     /// its bytes into a block from the heap where relo may not map the pages or the system gives no
-    /// reservation. A block on the heap grows there by realloc. The bytes are kept. Throws
+    /// reservation. A block on the heap grows there (reallocate_on_heap). The bytes are kept. Throws
     /// std::bad_alloc; then nothing changed.
     static void* reallocate(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                             const large_block_options& opt) {
@@ -365,7 +367,8 @@ private:
     // A block from the heap stands in for a reservation where relo may not map one or the system gives
     // none: `offset` + the elements' bytes from the heap (at `offset`'s alignment for over-aligned
     // elements: the elements start `offset` bytes in), its header's `reserved` 0 and `committed` its
-    // length. It grows by realloc, and is cached from heap_maps_fresh_from on (cacheable_on_heap).
+    // length. It grows by realloc (past heap_maps_fresh_from into a reservation where realloc would copy),
+    // and is cached from heap_maps_fresh_from on (cacheable_on_heap).
     static bool on_heap(char* base) noexcept { return header(base)->reserved == 0; }
     static std::size_t heap_alignment(std::size_t offset, const large_block_options& opt) noexcept {
         return os::over_aligned(opt.alignment) ? offset : alignof(std::max_align_t);
@@ -386,9 +389,11 @@ private:
     static void* reallocate_on_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                     const large_block_options& opt) {
         check_block_size(new_bytes, 1, offset);
-        // Where realloc cannot move a block's pages (Windows' copies; aligned blocks have none), a block
-        // past heap_maps_fresh_from moves into a reservation, which then grows in place.
-        const bool copies = RELO_OS_WINDOWS || os::over_aligned(heap_alignment(offset, opt));
+        // Where realloc cannot move a block's pages (Windows' copies; aligned blocks have none), or the
+        // policy wants huge pages, a block past heap_maps_fresh_from moves into a reservation, which then
+        // grows in place.
+        const bool copies = RELO_OS_WINDOWS || opt.huge_page_threshold != SIZE_MAX ||
+                            os::over_aligned(heap_alignment(offset, opt));
         const std::size_t committed = committed_length(offset + new_bytes, opt);
         char* target = copies && committed >= opt.heap_maps_fresh_from ? reserve_block(offset, new_bytes, committed, opt)
                                                                        : nullptr;
@@ -456,7 +461,8 @@ private:
 
     /// Takes the cached block that best fits a block ending `end` bytes in, `committed` in whole pages: of
     /// the reservations that hold them and need at most `room` bytes more committed, and (where
-    /// `heap_blocks` may serve: elements at malloc's alignment) the blocks from the heap at least `end`
+    /// `heap_blocks` may serve: elements at malloc's alignment, `end` past heap_maps_fresh_from) the
+    /// blocks from the heap at least `end`
     /// long, the one with the fewest committed bytes that are enough, else the one with the most (the
     /// fewest pages to fault in); nullptr if none fits.
     static char* take_cached(std::size_t end, std::size_t committed, std::size_t room, bool heap_blocks) noexcept {
@@ -484,16 +490,21 @@ private:
         return e.base;
     }
 
-    /// Keeps a released block in the thread's cache, a reservation's committed pages cut to the limit (a
-    /// block from the heap whole or not at all), the oldest blocks given back to make room; or gives it back
-    /// when the cache keeps nothing.
+    /// Keeps a released block in the thread's cache, its committed bytes cut to the limit (a block from the
+    /// heap shrunk by realloc, or given back where the cache could not keep at least half of it and
+    /// heap_maps_fresh_from), the oldest blocks given back to make room; or gives it back when the cache
+    /// keeps nothing.
     static void cache(char* base, const large_block_options& opt) noexcept {
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
         const std::size_t limit = large_block_cache_limit_bytes.load(memory_order_relaxed);
-        if (c.closed || limit < os::page_size() || (on_heap(base) && limit < opt.heap_maps_fresh_from))
-            return discard(base);
+        if (c.closed || limit < os::page_size()) return discard(base);
+        if (on_heap(base)) {  // (decided before any cached block is given back to make room for it)
+            const std::size_t budget = warm_budget_left() + c.held;
+            const std::size_t can_keep = limit < budget ? limit : budget;
+            if (can_keep < opt.heap_maps_fresh_from || can_keep < header(base)->committed / 2) return discard(base);
+        }
         warm_block_thread_cache::keeping(c);
         // Its first pages stay warm, as many as this thread's limit and then the process's budget leave room
         // for (a block larger than either is still mostly warm for the next one); the rest go back now.
@@ -515,8 +526,9 @@ private:
 
     /// Gives back a block's pages past the first `bytes` (rounded down to whole pages, at least one): a
     /// reservation decommits them, a block from the heap shrinks by realloc (in place: glibc unmaps the
-    /// tail of a block that large), or goes back whole where that would leave it below
-    /// heap_maps_fresh_from (cacheable_on_heap). The block's base after (nullptr: it went back whole).
+    /// tail of a block it mapped), or goes back whole where that would leave it below heap_maps_fresh_from
+    /// (cacheable_on_heap), would more than halve it, or where the malloc kept the tail. The block's base
+    /// after (nullptr: it went back whole).
     static char* keep_first_pages(char* base, std::size_t bytes, const large_block_options& opt) noexcept {
         const std::size_t pages = bytes / os::page_size() * os::page_size();
         const std::size_t keep = pages > os::page_size() ? pages : os::page_size();
@@ -533,7 +545,8 @@ private:
             discard(base);
             return nullptr;
         }
-        if (os::malloc_usable_bytes(kept, keep) - keep >= os::page_size()) {  // (a malloc that kept the tail)
+        // (A malloc that kept the tail: glibc leaves less than a page past `keep`, the rest of the last one.)
+        if (os::malloc_usable_bytes(kept, keep) - keep >= os::page_size()) {
             std::free(kept);
             return nullptr;
         }
