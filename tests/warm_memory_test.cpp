@@ -365,37 +365,6 @@ TEST_F(WarmMemory, TheBudgetComesBackWhenABlockLeavesACache) {
 // relo maps no more than its warm budget can keep: past it a large block comes from the heap (as
 // std::vector's), a block that would grow past it moves there, and a block of 32 MiB or more is a
 // reservation whatever relo holds (the heap would map it fresh anyway). Seen in reservations_held().
-// Warm memory first: a block that must commit fresh pages to grow moves into a cached block whose pages
-// hold the new size instead (a copy), for a trivially relocatable type and for any other; the block it
-// leaves is cached in turn.
-template <class Vector>
-void expect_growth_into_the_warm_block(const typename Vector::value_type& one, const typename Vector::value_type& two,
-                                       const typename Vector::value_type& three) {
-    using T = typename Vector::value_type;
-    relo::trim_large_block_cache();
-    const std::size_t mib_of = mib / sizeof(T);
-    Vector v(mib_of, one);  // a fresh reservation (the cache is empty)
-    const void* cached;
-    {
-        const Vector warm(4 * mib_of, two);
-        cached = warm.data();
-    }
-    ASSERT_GE(relo::large_block_cache_bytes(), 4 * mib);
-    std::vector<T> model(v.begin(), v.end());
-    const void* before = v.data();
-    v.resize(2 * mib_of, three);
-    model.resize(2 * mib_of, three);
-    EXPECT_EQ(static_cast<const void*>(v.data()), cached) << "moved into the cached block";
-    EXPECT_NE(static_cast<const void*>(v.data()), before);
-    EXPECT_TRUE(std::equal(v.begin(), v.end(), model.begin(), model.end()));
-    EXPECT_GE(relo::large_block_cache_bytes(), mib) << "the block it left, cached";
-}
-
-TEST_F(WarmMemory, GrowthMovesIntoACachedWarmBlockBeforeFaultingFreshPages) {
-    expect_growth_into_the_warm_block<relo_test::mapped_ints>(1, 2, 3);
-    expect_growth_into_the_warm_block<relo::vector<std::string>>("one", "two", "three");
-}
-
 TEST_F(WarmMemory, ReservationsHoldNoMoreThanTheBudgetKeeps) {
     relo::set_warm_memory_limit(others() + 10 * mib);
     const std::size_t held = relo::reservations_held();

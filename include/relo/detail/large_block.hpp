@@ -32,10 +32,7 @@
 // serves the thread's next large block whose size its reservation holds (the block that best fits). A
 // program that builds and destroys large vectors then faults their pages once, as glibc's heap lets
 // std::vector do, instead of once per vector. A block taken from the cache keeps every page it had
-// committed (its next growth needs no system call) until it shrinks or dies. A block that would commit
-// fresh pages to grow moves instead into a cached block whose committed pages hold the new size, where
-// the thread has one (warm memory first: a copy of a page costs a small part of a fault), and is cached
-// in its place. The oldest blocks go first;
+// committed (its next growth needs no system call) until it shrinks or dies. The oldest blocks go first;
 // everything goes back when the thread ends or on trim_large_block_cache(). (Smaller bounds left more
 // page faults than std::vector's where many mid-sized vectors live and die in a long-lived process:
 // docs/measurements/thresholds.md, "Warm blocks".)
@@ -195,9 +192,7 @@ public:
 
     /// Resizes the block in place from old_bytes to new_bytes of elements; never moves. False (and no
     /// change) when the reservation is used up and the address space behind it is taken, when relo may
-    /// not map the pages (may_map), when it would commit fresh pages where the thread's cache holds a
-    /// block whose warm pages hold the new size (warm_block_cached), or for a block from the heap past its
-    /// usable size.
+    /// not map the pages (may_map), or for a block from the heap past its usable size.
     static bool resize_in_place(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                 const large_block_options& opt) noexcept {
         if (!fits_in_block(new_bytes, 1, offset)) return false;
@@ -215,9 +210,6 @@ public:
             return true;
         }
         if (new_committed <= committed) return true;
-        // Warm memory first: where the thread's cache holds a block whose committed pages hold the new
-        // size, the vector moves there (a copy) rather than fault fresh pages here.
-        if (warm_block_cached(offset + new_bytes, new_committed, opt)) return false;
         if (!may_map(new_committed - committed, new_committed, opt)) return false;
         if (new_committed > reserved && !extend_reservation(base, committed, reserved, new_committed)) return false;
         if (!os::commit(base + committed, new_committed - committed)) return false;
@@ -230,8 +222,7 @@ public:
         return true;
     }
 
-    /// Resizes the block, moving its bytes into the thread's cached block whose warm pages hold them, or
-    /// else its pages into a new, larger reservation, when it cannot grow in place;
+    /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place;
     /// its bytes into a block from the heap where relo may not map the pages or the system gives no
     /// reservation. A block on the heap grows there (reallocate_on_heap). The bytes are kept. Throws
     /// std::bad_alloc; then nothing changed.
@@ -241,11 +232,6 @@ public:
         if (on_heap(base)) return reallocate_on_heap(base, offset, old_bytes, new_bytes, opt);
         if (resize_in_place(data, offset, old_bytes, new_bytes, opt)) return data;
         check_block_size(new_bytes, 1, offset);
-        if (char* warm = take_warm(offset + new_bytes, committed_length(offset + new_bytes, opt), 0, opt)) {
-            std::memcpy(warm + offset, data, old_bytes < new_bytes ? old_bytes : new_bytes);
-            give_back(base, opt);
-            return warm + offset;
-        }
         const std::size_t old_reserved = header(base)->reserved;
         const std::size_t old_committed = header(base)->committed;
         const std::size_t new_committed = committed_length(offset + new_bytes, opt);  // (> old_committed)
@@ -462,20 +448,6 @@ private:
         }
         os::release(base, header(base)->reserved);
         return nullptr;
-    }
-    /// Whether the thread's cache holds a block whose warm pages hold a block ending `end` bytes in
-    /// (`committed` in whole pages), as take_warm(end, committed, 0, opt) would take.
-    static bool warm_block_cached(std::size_t end, std::size_t committed, const large_block_options& opt) noexcept {
-        if (!cacheable(opt)) return false;
-        warm_block_cache_state& own = warm_block_cache();
-        const owner_visit visit(own);
-        warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
-        const bool heap_blocks = !os::over_aligned(opt.alignment) && end >= opt.heap_maps_fresh_from;
-        for (std::size_t i = 0; i < c.count; ++i) {
-            const warm_block_cache_state::entry& e = c.entries[i];
-            if (e.reserved == 0 ? heap_blocks && e.committed >= end : e.committed >= committed) return true;
-        }
-        return false;
     }
     /// Gives a block that is not in use back where it came from: the heap's to the heap, a reservation's
     /// pages to the system.
