@@ -20,9 +20,10 @@
 // from 128 KiB; below that, malloc and realloc. A large block is a reservation only while relo can keep its pages warm (its live
 // reserved blocks and all its warm caches within the warm budget and a thread's large-block cache), or from
 // 32 MiB; past that it comes from the heap, as std::vector's would (docs/settings.md, "Where a large block
-// comes from"). A trivially relocatable type's heap block that grows past 32 MiB stays on the heap (realloc:
-// glibc moves a block it mapped itself by mremap). A released large block, a reservation or a heap block of 32 MiB
-// or more, stays warm in its thread's cache for the next one (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
+// comes from"). A trivially relocatable type's heap block that grows past 32 MiB stays on the heap
+// (realloc: glibc moves a block it mapped itself by mremap). A released large block, a reservation or a
+// heap block of 32 MiB or more, stays warm in its thread's cache for the next one
+// (large_block_cache_limit()). Whether a block is malloc'ed or large is a pure function of its size in bytes
 // and of T, so deallocate(p, n) needs no lookup; a large block's header says whether it is a reservation or,
 // when the system gave none (or relo holds reservation_limit() of them), a block from the heap. docs/measurements/thresholds.md has the measurements behind
 // both policies.
@@ -232,7 +233,7 @@ struct page_blocks {
         }
         // A block growing past heap_maps_fresh_from stays on the heap (large_block::grow_heap_block).
         if (new_mapped && !old_mapped && new_bytes >= options.heap_maps_fresh_from &&
-            Alignment <= alignof(std::max_align_t) && options.huge_page_threshold == SIZE_MAX && !RELO_OS_WINDOWS)
+            large_block::realloc_moves_pages(options))
             return large_block::grow_heap_block(p, header_bytes, old_bytes, new_bytes, options);
         // Small blocks, blocks crossing the malloc/large boundary, over-aligned malloc blocks:
         // allocate, copy, free.

@@ -13,8 +13,7 @@
 // heap instead (a block that would grow past it moves there, copied as std::vector's growth copies), where
 // std::vector's own would be, warm or not; a new block of `heap_maps_fresh_from` bytes or more (32 MiB) is
 // a cached block or a reservation whatever relo holds, since the heap maps one that large fresh anyway
-// (may_map). The rule
-// uses what relo observes (its own blocks and caches), never the heap's state: measured in
+// (may_map). The rule uses what relo observes (its own blocks and caches), never the heap's state: measured in
 // docs/measurements/thresholds.md, "Warm memory first".
 //
 // Mappings are a resource like memory: when the system refuses a reservation or a commit (Linux's
@@ -151,7 +150,7 @@ public:
     /// (its pages warm: a copy), else by realloc where it is, the bytes then moved past the header in place
     /// (where glibc mapped the block itself, past its mapping threshold, it moves the pages by mremap: none
     /// faults in fresh, as a reservation's copy would; a block in its own heap it extends or copies).
-    /// Throws std::bad_alloc; then nothing changed.
+    /// Only where realloc_moves_pages(opt). Throws std::bad_alloc; then nothing changed.
     static void* grow_heap_block(void* data, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                  const large_block_options& opt) {
         check_block_size(new_bytes, 1, offset);
@@ -167,6 +166,13 @@ public:
         std::memmove(base + offset, base, old_bytes);
         *header(base) = {0, offset + new_bytes, {}, 0};
         return base + offset;
+    }
+
+    /// Whether a block from the heap past heap_maps_fresh_from grows there by realloc: not where realloc
+    /// copies (Windows), where there is none (over-aligned blocks), nor where the policy wants huge pages,
+    /// which only a reservation gives.
+    static bool realloc_moves_pages(const large_block_options& opt) noexcept {
+        return !RELO_OS_WINDOWS && opt.huge_page_threshold == SIZE_MAX && !os::over_aligned(opt.alignment);
     }
 
     /// Gives the block back: to the thread's warm-block cache where it may keep it, to the system (or the
@@ -389,14 +395,11 @@ private:
     static void* reallocate_on_heap(char* base, std::size_t offset, std::size_t old_bytes, std::size_t new_bytes,
                                     const large_block_options& opt) {
         check_block_size(new_bytes, 1, offset);
-        // Where realloc cannot move a block's pages (Windows' copies; aligned blocks have none), or the
-        // policy wants huge pages, a block past heap_maps_fresh_from moves into a reservation, which then
-        // grows in place.
-        const bool copies = RELO_OS_WINDOWS || opt.huge_page_threshold != SIZE_MAX ||
-                            os::over_aligned(heap_alignment(offset, opt));
+        // Past heap_maps_fresh_from, where realloc would copy, into a reservation, which then grows in place.
         const std::size_t committed = committed_length(offset + new_bytes, opt);
-        char* target = copies && committed >= opt.heap_maps_fresh_from ? reserve_block(offset, new_bytes, committed, opt)
-                                                                       : nullptr;
+        char* target = !realloc_moves_pages(opt) && committed >= opt.heap_maps_fresh_from
+                           ? reserve_block(offset, new_bytes, committed, opt)
+                           : nullptr;
         if (target != nullptr || os::over_aligned(heap_alignment(offset, opt))) {
             void* moved = target != nullptr ? target + offset : allocate_on_heap(offset, new_bytes, opt).data;
             std::memcpy(moved, base + offset, old_bytes < new_bytes ? old_bytes : new_bytes);
@@ -462,9 +465,8 @@ private:
     /// Takes the cached block that best fits a block ending `end` bytes in, `committed` in whole pages: of
     /// the reservations that hold them and need at most `room` bytes more committed, and (where
     /// `heap_blocks` may serve: elements at malloc's alignment, `end` past heap_maps_fresh_from) the
-    /// blocks from the heap at least `end`
-    /// long, the one with the fewest committed bytes that are enough, else the one with the most (the
-    /// fewest pages to fault in); nullptr if none fits.
+    /// blocks from the heap at least `end` long, the one with the fewest committed bytes that are enough,
+    /// else the one with the most (the fewest pages to fault in); nullptr if none fits.
     static char* take_cached(std::size_t end, std::size_t committed, std::size_t room, bool heap_blocks) noexcept {
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
