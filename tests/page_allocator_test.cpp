@@ -319,6 +319,95 @@ TEST(WarmBlockCache, AThreadGivesItsBlocksBackWhenItEnds) {
     EXPECT_EQ(resident_pages(released, page()), static_cast<std::size_t>(-1)) << "unmapped at the thread's end";
 }
 
+// A type relo moves element by element (not trivially relocatable), with a move that may or may not throw.
+template <bool NothrowMove>
+struct moved_one_by_one {
+    int value = 0;
+    explicit moved_one_by_one(int v) noexcept : value(v) {}
+    moved_one_by_one(const moved_one_by_one& o) noexcept(NothrowMove) : value(o.value) {}
+    moved_one_by_one(moved_one_by_one&& o) noexcept(NothrowMove) : value(o.value) { o.value = -1; }
+    moved_one_by_one& operator=(const moved_one_by_one&) = default;
+    ~moved_one_by_one() { value = -2; }
+};
+template <bool NothrowMove>
+using moved_vector = relo::vector<moved_one_by_one<NothrowMove>>;
+
+// A full vector of `bytes` of elements (a large block: 128 KiB or more), its values 0, 1, 2...
+template <class Vector>
+Vector full_vector(std::size_t bytes) {
+    Vector v;
+    v.reserve(bytes / sizeof(typename Vector::value_type));
+    while (v.size() < v.capacity()) v.emplace_back(static_cast<int>(v.size()));
+    return v;
+}
+template <class Vector>
+void cache_a_block_of(std::size_t bytes) {
+    Vector v = full_vector<Vector>(bytes);
+}
+template <class Vector>
+void expect_values(const Vector& v) {
+    for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i].value, static_cast<int>(i)) << "at " << i;
+}
+
+TEST(WarmBlockCache, AGrowthThatWouldFaultAnEighthOfWhatItMovesTakesAWarmBlockInstead) {
+    warm_cache_limit limit(32 * mib);
+    for (const bool by_push : {true, false}) {
+        relo::trim_large_block_cache();  // (the last round's vector)
+        auto v = full_vector<moved_vector<true>>(mib);
+        const auto* in_place = v.data();
+        const std::size_t full = v.capacity();
+        cache_a_block_of<moved_vector<true>>(3 * mib);  // its pages hold the grown vector
+        ASSERT_GE(relo::large_block_cache_bytes(), 3 * mib);
+        if (by_push) {
+            v.emplace_back(static_cast<int>(v.size()));  // doubles: 1 MiB of fresh pages in place
+            EXPECT_GE(v.capacity(), 2 * full);
+        } else {
+            v.reserve(full + full / 8 + 1024);  // 132 KiB of fresh pages in place, against 1 MiB moved
+            EXPECT_GE(v.capacity(), full + full / 8 + 1024);
+        }
+        EXPECT_NE(v.data(), in_place) << "moved into the warm block, by_push " << by_push;
+        EXPECT_GE(relo::large_block_cache_bytes(), mib) << "the block it left is cached in its turn";
+        EXPECT_LT(relo::large_block_cache_bytes(), 3 * mib);
+        expect_values(v);
+    }
+}
+
+TEST(WarmBlockCache, AGrowthGrowsInPlaceWhereAMoveWouldCopyMoreThanItSaves) {
+    warm_cache_limit limit(32 * mib);
+    auto v = full_vector<moved_vector<true>>(mib);
+    const auto* in_place = v.data();
+    cache_a_block_of<moved_vector<true>>(3 * mib);
+    const std::size_t cached = relo::large_block_cache_bytes();
+    v.reserve(v.capacity() + v.capacity() / 16);  // 64 KiB of fresh pages in place, against 1 MiB moved
+    EXPECT_EQ(v.data(), in_place);
+    EXPECT_EQ(relo::large_block_cache_bytes(), cached) << "the warm block stays cached";
+    expect_values(v);
+}
+
+TEST(WarmBlockCache, AWarmBlockTooSmallForTheGrowthWantedLeavesTheGrowthInPlace) {
+    // (A cached block that holds the size needed but not the size wanted: growth in place, where taking
+    // the block could serve the first only and the allocation of the second would go to the heap.)
+    warm_cache_limit limit(32 * mib);
+    auto v = full_vector<moved_vector<true>>(mib);
+    const auto* in_place = v.data();
+    cache_a_block_of<moved_vector<true>>(mib + mib / 4);
+    const std::size_t cached = relo::large_block_cache_bytes();
+    v.emplace_back(static_cast<int>(v.size()));
+    EXPECT_EQ(v.data(), in_place);
+    EXPECT_EQ(relo::large_block_cache_bytes(), cached);
+    expect_values(v);
+}
+
+TEST(WarmBlockCache, AGrowthWhoseMoveMayThrowStaysInPlace) {
+    warm_cache_limit limit(32 * mib);
+    auto v = full_vector<moved_vector<false>>(mib);
+    const auto* in_place = v.data();
+    cache_a_block_of<moved_vector<false>>(3 * mib);
+    v.emplace_back(static_cast<int>(v.size()));
+    EXPECT_EQ(v.data(), in_place) << "a copy (move_if_noexcept) costs more than the fault it saves";
+    expect_values(v);
+}
+
 TEST(PageAllocator, SmallAndLargeBlocksReportTheirRealSize) {
     large_int_allocator a;
     auto small = a.allocate_at_least(3);

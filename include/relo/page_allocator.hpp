@@ -7,6 +7,9 @@
 //                                 its reservation; a small one grows within the malloc chunk's slack;
 //   may_expand(n)                 whether try_expand can grow a block allocate_at_least returned (a large
 //                                 one only): containers skip the call otherwise;
+//   prefers_new_block(p, used_n, old_n, new_n)
+//                                 whether a growth had better move into a new block (the thread's cached
+//                                 block whose warm pages hold it) than fault fresh pages in place;
 //   reallocate(p, old_n, new_n)   moves the *bytes* when it cannot grow in place (realloc, or for a large
 //                                 block mremap into a larger reservation: page-table entries move, nothing
 //                                 is copied). Containers call it only for trivially relocatable types.
@@ -219,6 +222,11 @@ struct page_blocks {
         return usable_bytes(p, old_bytes) >= new_bytes;
     }
 
+    static bool prefers_new_block(void* p, std::size_t used_bytes, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+        return is_mapped(old_bytes) && is_mapped(new_bytes) &&
+               large_block::warm_block_beats_growth(p, header_bytes, used_bytes, new_bytes, options);
+    }
+
     // (Out of line whole: inlined, the small blocks' copy, whose size the compiler then bounds, became a
     // `rep movsq`, slower than memcpy's call for a growing vector of 40 ints: docs/measurements/build_cost.md,
     // "Targets and where they stand".)
@@ -350,6 +358,17 @@ public:
     static constexpr bool may_expand(size_type n) noexcept {
         constexpr std::size_t t = mapping_threshold();  // (the fewest objects reaching it, without overflow)
         return n >= t / sizeof(T) + (t % sizeof(T) != 0);
+    }
+
+    /// Whether a container growing the block at p (old_n objects, the first used_n constructed) to new_n
+    /// had better move them into a new block than grow it in place: true where the thread's warm-block
+    /// cache holds a block whose committed pages hold new_n objects, which allocate_at_least(new_n) then
+    /// returns, and growing in place would fault in fresh pages of at least an eighth of the used_n
+    /// objects' bytes (a move copies no more than std::vector's growth always does).
+    /// A hint, asked once before try_expand (docs/expansion_protocol.md).
+    bool prefers_new_block(T* p, size_type used_n, size_type old_n, size_type new_n) const noexcept {
+        if (new_n > max_size()) return false;
+        return blocks_of<T>::prefers_new_block(p, used_n * sizeof(T), old_n * sizeof(T), new_n * sizeof(T));
     }
 
     /// Resizes the block at p (holding old_n objects) to hold new_n objects, moving its bytes (not

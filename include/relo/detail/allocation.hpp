@@ -79,6 +79,18 @@ template <class A>
 struct has_may_expand<A, std::void_t<decltype(bool(std::declval<const A&>().may_expand(std::size_t{})))>>
     : std::bool_constant<noexcept(std::declval<const A&>().may_expand(std::size_t{}))> {};
 
+/// An allocator's optional hint, noexcept: whether a block of old_n objects, used_n of them constructed,
+/// had better move into a new block of new_n than grow in place (try_expand). Without it a container
+/// grows in place whenever it can.
+template <class A, class = void>
+struct has_prefers_new_block : std::false_type {};
+template <class A>
+struct has_prefers_new_block<A, std::void_t<decltype(bool(std::declval<const A&>().prefers_new_block(
+                                    std::declval<typename std::allocator_traits<A>::pointer>(), std::size_t{},
+                                    std::size_t{}, std::size_t{})))>>
+    : std::bool_constant<noexcept(std::declval<const A&>().prefers_new_block(
+          std::declval<typename std::allocator_traits<A>::pointer>(), std::size_t{}, std::size_t{}, std::size_t{}))> {};
+
 template <class A, class = void>
 struct has_reallocate : std::false_type {};
 template <class A>

@@ -324,11 +324,16 @@ private:
 
     /// The capacity block b reaches by growing in place: `want`, else the largest size in [need, want)
     /// that fits, found by binary search (each probe that fits is kept, so the block only ever grows);
-    /// 0 if it cannot grow to `need`.
+    /// 0 if it cannot grow to `need`, or where the allocator prefers a new block of `want`.
     static size_type expand_in_place(Alloc& a, const block& b, size_type need, size_type want) noexcept {
         const size_type cap = b.capacity();
         if constexpr (has_may_expand<Alloc>::value) {
             if (!a.may_expand(cap)) return 0;
+        }
+        // (Asked once, for the size the growth then allocates; only where a move cannot throw, and costs
+        // what std::vector's growth costs every time.)
+        if constexpr (has_prefers_new_block<Alloc>::value && std::is_nothrow_move_constructible_v<T>) {
+            if (a.prefers_new_block(b.begin, b.size(), cap, want)) return 0;
         }
         if (a.try_expand(b.begin, cap, want)) return want;
         if (need >= want || !a.try_expand(b.begin, cap, need)) return 0;

@@ -31,7 +31,10 @@
 // serves the thread's next large block whose size its reservation holds (the block that best fits). A
 // program that builds and destroys large vectors then faults their pages once, as glibc's heap lets
 // std::vector do, instead of once per vector. A block taken from the cache keeps every page it had
-// committed (its next growth needs no system call) until it shrinks or dies. The oldest blocks go first;
+// committed (its next growth needs no system call) until it shrinks or dies. A vector of a type moved one
+// by one that would fault in, to grow in place, fresh pages of at least an eighth of its bytes moves instead
+// into a cached block whose warm pages hold its new size (warm_block_beats_growth: the container asks
+// once, before growing), as std::vector's growth moves into the heap's warm memory. The oldest blocks go first;
 // everything goes back when the thread ends or on trim_large_block_cache(). (Smaller bounds left more
 // page faults than std::vector's where many mid-sized vectors live and die in a long-lived process:
 // docs/measurements/thresholds.md, "Warm blocks".)
@@ -226,6 +229,39 @@ public:
         if (!uses_huge_pages(committed, opt) && uses_huge_pages(new_committed, opt))
             os::advise_huge_pages(base, header(base)->reserved);
         return true;
+    }
+
+    /// A growth moves into a warm block where it would fault in at least this fraction (1/n) of the bytes
+    /// the move copies: a page copied costs a part of a fault, and a move copies no more than
+    /// std::vector's growth always does. Why 8: of 1, 2, 4, 8, 16 and never, the fewest faults in the
+    /// long-lived environment (docs/measurements/thresholds.md, "Growth into a cached warm block").
+    static constexpr std::size_t warm_move_bytes_per_fresh_byte = 8;
+
+    /// Whether a block growing from its committed pages to new_bytes of elements, used_bytes of them in
+    /// use, had better move into the thread's cached block whose warm pages hold new_bytes (which the
+    /// allocation of new_bytes then takes: take_warm) than grow in place: where growing would fault in
+    /// fresh pages of at least used_bytes / warm_move_bytes_per_fresh_byte. Asked once, before the growth:
+    /// the container's probes of resize_in_place may settle for less than new_bytes, a size the cached
+    /// block was not chosen for. False for a block from the heap.
+    RELO_NOINLINE static bool warm_block_beats_growth(void* data, std::size_t offset, std::size_t used_bytes,
+                                                      std::size_t new_bytes, const large_block_options& opt) noexcept {
+        char* base = static_cast<char*>(data) - offset;
+        if (!cacheable(opt) || on_heap(base) || !fits_in_block(new_bytes, 1, offset)) return false;
+        const std::size_t committed = header(base)->committed;
+        const std::size_t new_committed = committed_length(offset + new_bytes, opt);
+        if (new_committed <= committed || new_committed - committed < used_bytes / warm_move_bytes_per_fresh_byte)
+            return false;
+        warm_block_cache_state* own = warm_block_thread_cache::existing_state();
+        if (own == nullptr) return false;  // (a thread that never cached a block holds none)
+        const owner_visit visit(*own);
+        if (!visit.inside()) return false;
+        const std::size_t end = offset + new_bytes;
+        const bool heap_blocks = !os::over_aligned(opt.alignment) && end >= opt.heap_maps_fresh_from;
+        for (std::size_t i = 0; i < own->count; ++i) {
+            const warm_block_cache_state::entry& e = own->entries[i];
+            if (e.reserved == 0 ? heap_blocks && e.committed >= end : e.committed >= new_committed) return true;
+        }
+        return false;
     }
 
     /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place;
