@@ -361,10 +361,10 @@ public:
     }
 
     /// Whether a container growing the block at p (old_n objects, the first used_n constructed) to new_n
-    /// had better move them into a new block than grow it in place: true where the thread's warm-block
-    /// cache holds a block whose committed pages hold new_n objects, which allocate_at_least(new_n) then
-    /// returns, and growing in place would fault in fresh pages of at least an eighth of the used_n
-    /// objects' bytes (a move copies no more than std::vector's growth always does).
+    /// had better move them into a new block than grow it in place: true where the block
+    /// allocate_at_least(new_n) would take from the thread's warm-block cache is a reservation whose
+    /// committed pages hold new_n objects, and growing in place would fault in fresh pages of at least an
+    /// eighth of the used_n objects' bytes (a move copies no more than std::vector's growth always does).
     /// A hint, asked once before try_expand (docs/expansion_protocol.md).
     bool prefers_new_block(T* p, size_type used_n, size_type old_n, size_type new_n) const noexcept {
         if (new_n > max_size()) return false;

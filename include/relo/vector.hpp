@@ -9,7 +9,9 @@
 //     large ones, where the kernel moves page-table entries and no element is ever copied;
 //   * other T: the allocator's try_expand() grows the block in place (mremap without MREMAP_MAYMOVE, or a
 //     malloc chunk's slack); when the full growth does not fit, the largest in-place growth that still
-//     fits the request is found by binary search; only then are the elements moved to a new block;
+//     fits the request is found by binary search; only then are the elements moved to a new block (or
+//     where the allocator prefers it: page_allocator, for a growth that would fault fresh pages while its
+//     thread's cache holds a warm block that fits, for a T whose move cannot throw: prefers_new_block);
 //   * an allocator without those members (std::allocator, std::pmr::polymorphic_allocator, yours) gets
 //     the classic allocate-move-deallocate, with memcpy for trivially relocatable T.
 //

@@ -233,7 +233,7 @@ public:
 
     /// A growth moves into a warm block where it would fault in at least this fraction (1/n) of the bytes
     /// the move copies: a page copied costs a part of a fault, and a move copies no more than
-    /// std::vector's growth always does. Why 8: of 1, 2, 4, 8, 16 and never, the fewest faults in the
+    /// std::vector's growth always does. Why 8: of 1, 2, 4, 8, 16 and at every growth, the fewest faults in the
     /// long-lived environment (docs/measurements/thresholds.md, "Growth into a cached warm block").
     static constexpr std::size_t warm_move_bytes_per_fresh_byte = 8;
 
@@ -242,7 +242,9 @@ public:
     /// allocation of new_bytes then takes: take_warm) than grow in place: where growing would fault in
     /// fresh pages of at least used_bytes / warm_move_bytes_per_fresh_byte. Asked once, before the growth:
     /// the container's probes of resize_in_place may settle for less than new_bytes, a size the cached
-    /// block was not chosen for. False for a block from the heap.
+    /// block was not chosen for. False for a block from the heap. (A cached block's committed pages are
+    /// taken as warm; those its vector never reached are not: a move into a block reserved far ahead and
+    /// little filled faults them still.)
     RELO_NOINLINE static bool warm_block_beats_growth(void* data, std::size_t offset, std::size_t used_bytes,
                                                       std::size_t new_bytes, const large_block_options& opt) noexcept {
         char* base = static_cast<char*>(data) - offset;
@@ -255,13 +257,15 @@ public:
         if (own == nullptr) return false;  // (a thread that never cached a block holds none)
         const owner_visit visit(*own);
         if (!visit.inside()) return false;
+        // The block take_warm would take for new_bytes: a reservation (a heap block grows in place only
+        // within its usable size, where the vector's own reservation grows for its whole life) whose
+        // committed pages hold the new size.
         const std::size_t end = offset + new_bytes;
-        const bool heap_blocks = !os::over_aligned(opt.alignment) && end >= opt.heap_maps_fresh_from;
-        for (std::size_t i = 0; i < own->count; ++i) {
-            const warm_block_cache_state::entry& e = own->entries[i];
-            if (e.reserved == 0 ? heap_blocks && e.committed >= end : e.committed >= new_committed) return true;
-        }
-        return false;
+        const std::size_t best =
+            best_cached(*own, end, new_committed, map_room(new_committed, opt), heap_blocks_serve(end, opt));
+        if (best == own->count) return false;
+        const warm_block_cache_state::entry& e = own->entries[best];
+        return e.reserved != 0 && e.committed >= new_committed;
     }
 
     /// Resizes the block, moving its pages into a new, larger reservation when it cannot grow in place;
@@ -474,10 +478,7 @@ private:
     static char* take_warm(std::size_t end, std::size_t committed, std::size_t room,
                            const large_block_options& opt) noexcept {
         if (!cacheable(opt)) return nullptr;
-        // (A heap entry serves only a block the heap would map fresh too: a smaller one would hold its
-        // whole length outside the warm budget.)
-        const bool heap_blocks = !os::over_aligned(opt.alignment) && end >= opt.heap_maps_fresh_from;
-        char* base = take_cached(end, committed, room, heap_blocks);
+        char* base = take_cached(end, committed, room, heap_blocks_serve(end, opt));
         if (base == nullptr || on_heap(base)) return base;
         const std::size_t warm = header(base)->committed;
         if (warm >= committed || os::commit(base + warm, committed - warm)) {
@@ -487,6 +488,11 @@ private:
         }
         os::release(base, header(base)->reserved);
         return nullptr;
+    }
+    /// Whether the cache's heap blocks may serve a block ending `end` bytes in: one the heap would map fresh
+    /// too (a smaller one would hold its whole length outside the warm budget), at malloc's alignment.
+    static bool heap_blocks_serve(std::size_t end, const large_block_options& opt) noexcept {
+        return !os::over_aligned(opt.alignment) && end >= opt.heap_maps_fresh_from;
     }
     /// Gives a block that is not in use back where it came from: the heap's to the heap, a reservation's
     /// pages to the system.
@@ -507,6 +513,16 @@ private:
         warm_block_cache_state& own = warm_block_cache();
         const owner_visit visit(own);
         warm_block_cache_state& c = warm_block_thread_cache::visited(visit, own);
+        const std::size_t best = best_cached(c, end, committed, room, heap_blocks);
+        if (best == c.count) return nullptr;
+        const warm_block_cache_state::entry e = c.entries[best];
+        remove_cached(c, best);
+        unpoison(e.base, e.committed);
+        return e.base;
+    }
+    /// The index in c of the block take_cached takes; c.count if none fits.
+    static std::size_t best_cached(const warm_block_cache_state& c, std::size_t end, std::size_t committed,
+                                   std::size_t room, bool heap_blocks) noexcept {
         std::size_t best = c.count;
         for (std::size_t i = c.count; i-- > 0;) {  // (the most recent first: of equals, its pages are the warmest)
             const warm_block_cache_state::entry& e = c.entries[i];
@@ -521,11 +537,7 @@ private:
             const std::size_t has = c.entries[best].committed;
             if (has >= end ? e.committed >= end && e.committed < has : e.committed > has) best = i;
         }
-        if (best == c.count) return nullptr;
-        const warm_block_cache_state::entry e = c.entries[best];
-        remove_cached(c, best);
-        unpoison(e.base, e.committed);
-        return e.base;
+        return best;
     }
 
     /// Keeps a released block in the thread's cache, its committed bytes cut to the limit (a block from the
