@@ -73,8 +73,11 @@ int main() {
     std::size_t held = block.count;  // at least `asked`
     std::memset(buffer, 'x', held);
     const std::size_t wanted = 4 * held;
-    // (may_expand: whether try_expand can grow it at all; false for a malloc block, whose count is all it has.)
-    const bool in_place = bytes.may_expand(held) && bytes.try_expand(buffer, held, wanted);  // commits more pages
+    // (may_expand: whether try_expand can grow it at all; false for a malloc block, whose count is all it has.
+    // prefers_new_block: whether a move into a warm block the thread's cache holds would fault fewer pages
+    // than growing in place; relo's containers ask it first for the types they move one by one.)
+    const bool rather_move = bytes.prefers_new_block(buffer, held, held, wanted);
+    const bool in_place = !rather_move && bytes.may_expand(held) && bytes.try_expand(buffer, held, wanted);
     if (!in_place) buffer = bytes.reallocate(buffer, held, wanted);  // the bytes move; the first `held` are kept
     std::printf("a block of %zu bytes (asked %zu) grew to %zu %s\n", held, asked, wanted,
                 in_place ? "in place" : "by moving its bytes");
