@@ -223,7 +223,8 @@ struct page_blocks {
     }
 
     static bool prefers_new_block(void* p, std::size_t used_bytes, std::size_t old_bytes, std::size_t new_bytes) noexcept {
-        return is_mapped(old_bytes) && is_mapped(new_bytes) &&
+        // (A growth from a large block is one to a large block.)
+        return is_mapped(old_bytes) &&
                large_block::warm_block_beats_growth(p, header_bytes, used_bytes, new_bytes, options);
     }
 
