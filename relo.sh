@@ -136,8 +136,9 @@ cmd_test() {
 }
 
 # The smoke run checks that every benchmark builds, runs and reports, not how fast: its programs are built
-# at -O1 (-O3's build takes much longer: docs/measurements/build.md); everything else is the main command's own.
-BENCH_SMOKE_BUILD=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG")
+# at -O1 (-O3's build takes much longer: docs/measurements/build.md), and the one-unit idioms source not
+# again at -O2; everything else is the main command's own.
+BENCH_SMOKE_BUILD=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" "-DRELO_BENCH_O2_BUILDS=OFF")
 bench_from_clone() {
   local dir="$ROOT/build/bench-clone" log_file="$ROOT/build/bench-clone.log"
   log "[bench-from-clone] git clone of the committed tree, then ./relo.sh bench --smoke there"

@@ -265,7 +265,12 @@ TEST(SmallVector, OverAlignedElements) {
 TEST(SmallVector, LargeTriviallyRelocatableGrowthKeepsContents) {
     small_vector<int, 8> v;
     const int n = 9'000'000;  // 36 MB: the heap's by realloc, then past 32 MiB a large block
-    for (int i = 0; i < n; ++i) v.push_back(i);
+    while (v.size() < static_cast<std::size_t>(n)) {  // (filled to capacity, then the push that grows it)
+        const std::size_t filled = v.size();
+        v.resize(std::min(v.capacity(), static_cast<std::size_t>(n)));
+        std::iota(v.begin() + static_cast<std::ptrdiff_t>(filled), v.end(), static_cast<int>(filled));
+        if (v.size() < static_cast<std::size_t>(n)) v.push_back(static_cast<int>(v.size()));
+    }
     for (int i = 0; i < n; i += 997) ASSERT_EQ(v[static_cast<std::size_t>(i)], i);
     v.resize(5);
     v.shrink_to_fit();
