@@ -103,10 +103,16 @@ cmd_test() {
     local t1=$SECONDS
     log "[$name] run tests"
     # Wine makes its prefix on first use: once, before tests run side by side (without .NET and a browser).
-    if [ "$name" = mingw-wine ]; then WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init >/dev/null 2>&1 || true; fi
+    # Its server then stays up while the tests run (-p): a program started as the server quits after an
+    # idle moment failed at once, without a line of output.
+    if [ "$name" = mingw-wine ]; then
+      WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wineboot --init >/dev/null 2>&1 || true
+      wineserver -p >/dev/null 2>&1 || true
+    fi
     local out="$ROOT/build/$name.ctest.log"
     if (cd "$ROOT/build/$name" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 WINEDEBUG=-all \
         ctest --output-on-failure -j "$JOBS" >"$out" 2>&1); then :; else failed_configs+=("$name"); fi
+    if [ "$name" = mingw-wine ]; then wineserver -k >/dev/null 2>&1 || true; fi
     # ctest counts programs (and their shards), not cases: GoogleTest's own count is in each program's
     # output, which ctest keeps whole in LastTest.log.
     local config_cases

@@ -192,7 +192,7 @@ def testing_table(root, problems):
     if extra:
         problems.append(f"docs/testing.md: rows for configurations relo.sh does not have: {', '.join(extra)}")
     bench = rows.get("bench-from-clone")
-    smoke = first(r'BENCH_SMOKE_BUILD=\("-DCMAKE_CXX_FLAGS_RELEASE=([^"]*)"\)', script, "relo.sh's smoke build flags")
+    smoke = first(r'BENCH_SMOKE_BUILD=\("-DCMAKE_CXX_FLAGS_RELEASE=([^"]*)"', script, "relo.sh's smoke build flags")
     bench_std = first(r"-DCMAKE_CXX_STANDARD=(\d+) -DRELO_BUILD_TESTS=OFF", script, "relo.sh bench's standard")
     bench_march = first(r'cmd_bench\(\).*?-DCMAKE_CXX_FLAGS="([^"]*)"', script, "relo.sh bench's flags")
     if bench is None:

@@ -53,6 +53,32 @@ static_assert(!std::is_same_v<relo::vector<int>::iterator, relo::vector<long>::i
 static_assert(relo::is_trivially_relocatable_v<relo::vector<std::string>>,
               "three pointers and an empty allocator: a vector of vectors grows as bytes");
 
+// The two algorithms the containers keep of their own (detail/uninitialized.hpp), against the standard's,
+// for every size to 12, every rotation point and every pattern of removed elements.
+TEST(Vector, RotateAndRemoveIfAsTheStandardDoes) {
+    for (std::size_t n = 0; n <= 12; ++n) {
+        std::vector<std::string> base(n);
+        for (std::size_t i = 0; i < n; ++i) base[i] = "a string long enough for the heap " + std::to_string(i);
+        for (std::size_t m = 0; m <= n; ++m) {
+            std::vector<std::string> ours = base, model = base;
+            relo::detail::rotate_elements(ours.data(), ours.data() + m, ours.data() + n);
+            std::rotate(model.begin(), model.begin() + static_cast<std::ptrdiff_t>(m), model.end());
+            ASSERT_EQ(ours, model) << "n = " << n << ", middle = " << m;
+        }
+        for (unsigned pattern = 0; pattern < (1u << n); pattern += n < 8 ? 1 : 37) {
+            std::vector<std::string> ours = base, model = base;
+            auto removed = [&](const std::string& e) {
+                const std::size_t i = std::stoul(e.substr(e.rfind(' ') + 1));
+                return ((pattern >> i) & 1) != 0;
+            };
+            const auto our_end = relo::detail::remove_elements_if(ours.begin(), ours.end(), removed);
+            const auto model_end = std::remove_if(model.begin(), model.end(), removed);
+            ASSERT_EQ(our_end - ours.begin(), model_end - model.begin()) << "n = " << n << ", pattern " << pattern;
+            ASSERT_TRUE(std::equal(ours.begin(), our_end, model.begin())) << "n = " << n << ", pattern " << pattern;
+        }
+    }
+}
+
 TEST(Vector, DeductionGuides) {
     std::vector<long> source{1, 2, 3};
     relo::vector v(source.begin(), source.end());

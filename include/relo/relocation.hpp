@@ -34,13 +34,9 @@
 
 #include "relo/detail/requirements.hpp"
 
-#include <array>
 #include <cstring>
-#include <optional>
-#include <tuple>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 #include "relo/detail/config.hpp"
 #include "relo/detail/standard_library.hpp"

@@ -815,7 +815,7 @@ RELO_ABI_NAMESPACE_BEGIN
 template <class Container, class Pred, std::enable_if_t<detail::is_relo_sequence_v<Container>, int> = 0>
 RELO_CONSTEXPR20 typename Container::size_type erase_if(Container& c, Pred pred) {
     const auto last = c.end();
-    const auto first = std::remove_if(c.begin(), last, pred);
+    const auto first = detail::remove_elements_if(c.begin(), last, pred);
     const auto removed = static_cast<typename Container::size_type>(last - first);
     c.erase(first, last);
     return removed;

@@ -199,7 +199,7 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_n(size_type at, si
         T* old_end = ptr_end();
         build(old_end, element_locator{ptr_begin(), size(), 0});
         self().seq_set_end(old_end + n);
-        std::rotate(pos, old_end, old_end + n);
+        rotate_elements(pos, old_end, old_end + n);
         return make_iterator(pos);
     }
 }
@@ -235,7 +235,7 @@ RELO_CONSTEXPR20 auto sequence_ops<Derived, T, Alloc>::insert_range_at(size_type
             truncate(ptr_begin() + old_size);
             throw;
         }
-        std::rotate(ptr_begin() + at, ptr_begin() + old_size, ptr_end());
+        rotate_elements(ptr_begin() + at, ptr_begin() + old_size, ptr_end());
         return make_iterator(ptr_begin() + at);
     }
 }

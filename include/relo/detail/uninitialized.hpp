@@ -237,6 +237,42 @@ RELO_NOINLINE RELO_CONSTEXPR20 T* assign_each_forward(T* first, T* last, T* dest
     return std::move(first, last, dest);
 }
 
+// The two algorithms of <algorithm> the containers use, here so that a container header need not include
+// it (with libstdc++ all of its algorithms: a third of what <vector> costs a unit again).
+
+/// std::rotate's effect on live elements: [middle, last) then [first, middle), by swaps (the forward
+/// iterators' algorithm, n swaps at most). Only on the paths that build elements at the end and then move
+/// them into place (a single-pass range, an insertion that must not relocate): the others open a gap.
+template <class T>
+RELO_CONSTEXPR20 void rotate_elements(T* first, T* middle, T* last) {
+    using std::swap;
+    if (first == middle || middle == last) return;
+    T* next = middle;
+    while (first != next) {
+        swap(*first++, *next++);
+        if (next == last) {
+            next = middle;
+        } else if (first == middle) {
+            middle = next;
+        }
+    }
+}
+
+/// std::remove_if: moves the elements for which pred is false to the front, in order; returns their end.
+template <class It, class Pred>
+RELO_CONSTEXPR20 It remove_elements_if(It first, It last, Pred& pred) {
+    while (first != last && !pred(*first)) ++first;
+    if (first == last) return first;
+    It out = first;
+    for (++first; first != last; ++first) {
+        if (!pred(*first)) {
+            *out = std::move(*first);
+            ++out;
+        }
+    }
+    return out;
+}
+
 /// Relocates [first, last) to dest, towards the front: where dest <= first or the ranges do not overlap,
 /// or, when Distinct, into storage that cannot overlap them (a fresh block). Returns the end of the
 /// destination. Requires nothrow relocation.
